@@ -1,0 +1,136 @@
+/**
+ * Async, cached file reads that refresh when the file changes. A directory watcher (`fs.watch`) invalidates
+ * entries as soon as a file is written or replaced; without a working watcher, or after a short interval, a
+ * `stat` compares modification time and size. Concurrent reads of one file share a single read.
+ * @packageDocumentation
+ */
+import { type FSWatcher, watch } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/** A parsed file with the time it was last modified. */
+export interface CachedValue<T> {
+  /** The parsed content. */
+  readonly value: T;
+  /** The file's modification time. */
+  readonly mtime: Date;
+}
+
+interface Entry<T> {
+  stamp: string;
+  result: CachedValue<T> | null;
+  checkedAt: number;
+  trusted: boolean;
+}
+
+/** How long a watched entry is trusted without a `stat`, in ms (a safety net for missed events). */
+const TRUST_MS = 1000;
+const MAX_ENTRIES = 10_000;
+
+/** Caches parsed files of any number of directories. */
+export class FileCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+  private readonly inflight = new Map<string, Promise<CachedValue<T> | null>>();
+  private readonly watchers = new Map<string, FSWatcher | null>();
+  // Invalidation clock: a refresh that started before an invalidation of its file must not be trusted.
+  private clock = 0;
+  private readonly invalidatedAt = new Map<string, number>();
+
+  constructor(private readonly parse: (data: Buffer, file: string) => T | Promise<T>) {}
+
+  /** Watches a directory so its files are invalidated as they change. Missing directories fall back to stat. */
+  watchDirectory(dir: string): void {
+    const resolved = path.resolve(dir);
+    if (this.watchers.has(resolved)) return;
+    let watcher: FSWatcher | null = null;
+    try {
+      watcher = watch(resolved, { persistent: false }, (_event, filename) => {
+        if (filename) this.invalidate(path.join(resolved, filename.toString()));
+        else this.invalidateDirectory(resolved);
+      });
+      watcher.on('error', () => {
+        this.watchers.set(resolved, null);
+        this.invalidateDirectory(resolved);
+        watcher?.close();
+      });
+    } catch {
+      watcher = null;
+    }
+    this.watchers.set(resolved, watcher);
+  }
+
+  /** Forgets the trust in one file, so the next read checks it. */
+  invalidate(file: string): void {
+    this.clock++;
+    if (this.invalidatedAt.size >= MAX_ENTRIES) this.invalidatedAt.clear();
+    this.invalidatedAt.set(file, this.clock);
+    const entry = this.entries.get(file);
+    if (entry) entry.trusted = false;
+  }
+
+  private invalidateDirectory(dir: string): void {
+    this.clock++;
+    this.invalidatedAt.set(dir, this.clock);
+    for (const [file, entry] of this.entries) if (path.dirname(file) === dir) entry.trusted = false;
+  }
+
+  private changedSince(file: string, tick: number): boolean {
+    return (this.invalidatedAt.get(file) ?? 0) > tick || (this.invalidatedAt.get(path.dirname(file)) ?? 0) > tick;
+  }
+
+  private isWatched(file: string): boolean {
+    return this.watchers.get(path.dirname(file)) != null;
+  }
+
+  /** Reads `file` (absolute), from the cache when it has not changed; null when it does not exist. */
+  get(file: string): Promise<CachedValue<T> | null> {
+    const entry = this.entries.get(file);
+    if (entry?.trusted && Date.now() - entry.checkedAt < TRUST_MS) return Promise.resolve(entry.result);
+    const running = this.inflight.get(file);
+    if (running) return running;
+    const promise = this.refresh(file, entry);
+    this.inflight.set(file, promise);
+    const done = (): void => {
+      this.inflight.delete(file);
+    };
+    promise.then(done, done);
+    return promise;
+  }
+
+  private async refresh(file: string, entry: Entry<T> | undefined): Promise<CachedValue<T> | null> {
+    const tick = this.clock;
+    const watched = this.isWatched(file);
+    const checkedAt = Date.now();
+    let stamp = 'missing';
+    let mtime = new Date(0);
+    try {
+      const st = await stat(file);
+      if (!st.isFile()) throw Object.assign(new Error('not a file'), { code: 'ENOENT' });
+      stamp = `${st.mtimeMs}:${st.size}`;
+      mtime = st.mtime;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ENOTDIR')
+        throw error;
+    }
+    const trusted = watched && !this.changedSince(file, tick);
+    if (entry && entry.stamp === stamp) {
+      entry.checkedAt = checkedAt;
+      entry.trusted = trusted;
+      return entry.result;
+    }
+    let result: CachedValue<T> | null = null;
+    if (stamp !== 'missing') {
+      const data = await readFile(file);
+      result = { value: await this.parse(data, file), mtime };
+    }
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(file, { stamp, result, checkedAt, trusted: watched && !this.changedSince(file, tick) });
+    return result;
+  }
+
+  /** Stops all watchers. */
+  close(): void {
+    for (const watcher of this.watchers.values()) watcher?.close();
+    this.watchers.clear();
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The sidecar host: reads a Paper or vanilla server folder beside the running server (DECISIONS "Endpoint
+ * server", Players in the sidecar) and resolves external placeholders through ServerTap when configured.
+ * @packageDocumentation
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ServerTapSettings } from '../../config.ts';
+import { type Host, type PlayerRecord, runWithTimeout } from '../../host.ts';
+import { createServerTapProvider, type PlaceholderProvider } from '../../providers/servertap.ts';
+import { FileCache } from './file-cache.ts';
+import { offlinePlayerUuid } from './offline-uuid.ts';
+import { type PlayerFileTimes, parsePlayerFile } from './player-data.ts';
+import { parseProperties } from './server-properties.ts';
+import { parseUsercache, type Usercache, type UsercacheEntry } from './usercache.ts';
+
+/** Options of {@link createSidecarHost}. */
+export interface SidecarHostOptions {
+  /** The Minecraft server folder. */
+  readonly serverDir: string;
+  /** World folder name; null reads `level-name` from `server.properties` (else `world`). */
+  readonly world: string | null;
+  /** ServerTap settings, or null to render `{ext:%name%}` as `%name%`. */
+  readonly servertap: ServerTapSettings | null;
+  /** A provider to use instead of ServerTap (tests, embedding). */
+  readonly provider?: PlaceholderProvider;
+}
+
+/** A sidecar host, with the folder it reads. */
+export interface SidecarHost extends Host {
+  /** The world folder name in use. */
+  readonly world: string;
+  /** Where player files are looked for, newest layout first. */
+  readonly playerDirectories: readonly string[];
+  /** Marks the host inactive (shutdown). */
+  deactivate(): void;
+  /** Stops watchers and closes connections. */
+  close(): void;
+}
+
+/** Reads `level-name` from `<serverDir>/server.properties`; `world` when absent or unreadable. */
+export async function readLevelName(serverDir: string): Promise<string> {
+  try {
+    const props = parseProperties(await readFile(path.join(serverDir, 'server.properties'), 'utf8'));
+    const name = props.get('level-name')?.trim();
+    return name ? name : 'world';
+  } catch {
+    return 'world';
+  }
+}
+
+type CachedFileData =
+  | { readonly kind: 'usercache'; readonly cache: Usercache }
+  | { readonly kind: 'player'; readonly times: PlayerFileTimes };
+
+/** Creates the sidecar host. Reads `server.properties` once for the world name. */
+export async function createSidecarHost(options: SidecarHostOptions): Promise<SidecarHost> {
+  const serverDir = path.resolve(options.serverDir);
+  const world = options.world ?? (await readLevelName(serverDir));
+  const worldDir = path.resolve(serverDir, world);
+  // From Minecraft 26.1 player files live in <world>/players/data; before, in <world>/playerdata.
+  const playerDirectories = [path.join(worldDir, 'players', 'data'), path.join(worldDir, 'playerdata')];
+  const usercacheFile = path.join(serverDir, 'usercache.json');
+  const files = new FileCache<CachedFileData>(async (data, file) =>
+    file === usercacheFile
+      ? { kind: 'usercache', cache: parseUsercache(data.toString('utf8')) }
+      : { kind: 'player', times: await parsePlayerFile(data) },
+  );
+  files.watchDirectory(serverDir);
+  for (const dir of playerDirectories) files.watchDirectory(dir);
+  const provider = options.provider ?? (options.servertap ? createServerTapProvider(options.servertap) : null);
+  let active = true;
+
+  const usercacheEntry = async (name: string): Promise<UsercacheEntry | null> => {
+    let cached: Awaited<ReturnType<typeof files.get>>;
+    try {
+      cached = await files.get(usercacheFile);
+    } catch {
+      // A usercache being rewritten or broken must not hide players: fall back to offline UUIDs.
+      return null;
+    }
+    if (cached?.value.kind !== 'usercache') return null;
+    return cached.value.cache.get(name.toLowerCase()) ?? null;
+  };
+
+  const uuidOf = async (name: string): Promise<{ uuid: string; entry: UsercacheEntry | null }> => {
+    const entry = await usercacheEntry(name);
+    return { uuid: entry?.uuid ?? offlinePlayerUuid(name), entry };
+  };
+
+  return {
+    world,
+    playerDirectories,
+    isActive: () => active,
+    deactivate() {
+      active = false;
+    },
+    async findPlayer(name: string, signal: AbortSignal): Promise<PlayerRecord | null> {
+      const { uuid, entry } = await uuidOf(name);
+      for (const dir of playerDirectories) {
+        signal.throwIfAborted();
+        const cached = await files.get(path.join(dir, `${uuid}.dat`));
+        if (cached?.value.kind !== 'player') continue;
+        const { times } = cached.value;
+        const lastLogin =
+          times.paperLastLogin !== null ? new Date(times.paperLastLogin) : (entry?.lastLogin ?? cached.mtime);
+        const lastSeenMs = times.paperLastSeen ?? times.bukkitLastPlayed;
+        const lastSeen = lastSeenMs !== null ? new Date(lastSeenMs) : cached.mtime;
+        return { lastLogin, lastSeen };
+      }
+      return null;
+    },
+    async resolveExternal(placeholders, player, signal) {
+      if (!provider) return placeholders;
+      const uuid = player === null ? null : (await uuidOf(player)).uuid;
+      return provider.resolve(placeholders, uuid, signal);
+    },
+    runTask: runWithTimeout,
+    close() {
+      active = false;
+      files.close();
+      provider?.close();
+    },
+  };
+}

@@ -1,0 +1,208 @@
+/**
+ * The HTTP server (spec "Endpoints", "Errors"; DECISIONS "Endpoint server"). Built on node:http for speed.
+ * Created without listening; each request reads one configuration snapshot and keeps it to the end, so a
+ * reload never changes a request in flight.
+ * @packageDocumentation
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { EndpointConfig } from './config.ts';
+import { type Host, TaskAbortedError, TaskTimeoutError } from './host.ts';
+import { type Logger, silentLogger } from './logger.ts';
+import { messages } from './messages.ts';
+import { parsePath, rawPathOf } from './paths.ts';
+import { needsHost, renderLocal, renderWithHost } from './render.ts';
+
+/** The configuration and host a request runs against, swapped as a whole on reload. */
+export interface EndpointSnapshot {
+  /** The validated configuration. */
+  readonly config: EndpointConfig;
+  /** The host that answers players and placeholders. */
+  readonly host: Host;
+}
+
+/** Options of {@link createEndpointServer}. */
+export interface EndpointServerOptions {
+  /** Returns the current snapshot; called once at the start of each request. */
+  readonly getSnapshot: () => EndpointSnapshot;
+  /** Where warnings about failed renders go. */
+  readonly logger?: Logger;
+}
+
+/** A server that is not listening until told to. */
+export interface EndpointServer {
+  /** The underlying node:http server. */
+  readonly server: http.Server;
+  /** Starts listening; resolves with the bound address. */
+  listen(port: number, host: string): Promise<AddressInfo>;
+  /**
+   * Graceful shutdown: new requests are answered 503 "The plugin is shutting down." while the requests in
+   * flight finish (at most `drainTimeoutMs`); then the server closes.
+   */
+  shutdown(drainTimeoutMs: number): Promise<void>;
+  /** Whether shutdown has begun. */
+  isShuttingDown(): boolean;
+  /** Requests currently waiting on the host. */
+  inFlight(): number;
+}
+
+const CONTENT_TYPE = 'application/json; charset=utf-8';
+const ALLOW = 'GET, HEAD';
+
+const errorBody = (message: string): string => JSON.stringify({ error: message });
+const NOT_FOUND_BODY = errorBody(messages.notFound());
+const NO_ENDPOINTS_BODY = errorBody(messages.noEndpointsSection());
+const FAILED_BODY = errorBody(messages.failed());
+const TIMED_OUT_BODY = errorBody(messages.timedOut());
+const SHUTTING_DOWN_BODY = errorBody(messages.shuttingDown());
+
+function send(res: http.ServerResponse, status: number, body: string, head: boolean, allow?: boolean): void {
+  const headers: http.OutgoingHttpHeaders = {
+    'content-type': CONTENT_TYPE,
+    'content-length': Buffer.byteLength(body),
+  };
+  if (allow) headers.allow = ALLOW;
+  res.writeHead(status, headers);
+  if (head) res.end();
+  else res.end(body);
+}
+
+/** Creates the endpoint server. It does not listen until {@link EndpointServer.listen} is called. */
+export function createEndpointServer(options: EndpointServerOptions): EndpointServer {
+  const logger = options.logger ?? silentLogger;
+  let shuttingDown = false;
+  let pending = 0;
+  let onIdle: (() => void) | null = null;
+
+  const settle = (): void => {
+    pending--;
+    if (pending === 0 && onIdle) onIdle();
+  };
+
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    const method = req.method ?? 'GET';
+    const head = method === 'HEAD';
+    const snapshot = options.getSnapshot();
+    if (shuttingDown || !snapshot.host.isActive()) {
+      req.resume();
+      send(res, 503, SHUTTING_DOWN_BODY, head);
+      return;
+    }
+    if (method !== 'GET' && !head) {
+      // Drain the body so the connection stays usable for the next request.
+      req.resume();
+      send(res, 405, errorBody(messages.methodNotAllowed(method)), false, true);
+      return;
+    }
+    const target = req.url ?? '/';
+    const parsed = parsePath(target);
+    switch (parsed.kind) {
+      case 'favicon':
+        send(res, 200, '', head);
+        return;
+      case 'not-found':
+        send(res, 404, NOT_FOUND_BODY, head);
+        return;
+      case 'malformed':
+        send(res, 400, errorBody(messages.malformedPath(rawPathOf(target))), head);
+        return;
+      case 'endpoint':
+        break;
+    }
+    const { config, host } = snapshot;
+    if (config.endpoints === null) {
+      send(res, 200, NO_ENDPOINTS_BODY, head);
+      return;
+    }
+    const endpoint = config.endpoints.get(parsed.name);
+    if (!endpoint) {
+      send(res, 200, errorBody(messages.endpointNotFound(parsed.name)), head);
+      return;
+    }
+    const object = endpoint.object;
+    if (!object) {
+      send(res, 200, errorBody(messages.objectNotFound(endpoint.name)), head);
+      return;
+    }
+    if (endpoint.requirePlayer && parsed.username === null) {
+      send(res, 400, errorBody(messages.playerRequired(endpoint.name)), head);
+      return;
+    }
+    const username = parsed.username;
+    if (!needsHost(object, username)) {
+      send(res, 200, renderLocal(config, object, username), head);
+      return;
+    }
+    pending++;
+    const gone = new AbortController();
+    const onClose = (): void => {
+      if (!res.writableFinished) gone.abort();
+    };
+    res.once('close', onClose);
+    host
+      .runTask(
+        (signal) => renderWithHost(config, host, object, username, signal),
+        config.requestTimeoutSeconds * 1000,
+        gone.signal,
+      )
+      .then(
+        (body) => {
+          if (!res.headersSent && !res.destroyed) send(res, 200, body, head);
+        },
+        (error: unknown) => {
+          if (error instanceof TaskAbortedError) return;
+          if (error instanceof TaskTimeoutError) {
+            logger.warn(`Endpoint '${endpoint.name}': timed out after ${config.requestTimeoutSeconds} s`);
+            if (!res.headersSent && !res.destroyed) send(res, 503, TIMED_OUT_BODY, head);
+            return;
+          }
+          const reason = error instanceof Error ? error.message : String(error);
+          logger.warn(`Endpoint '${endpoint.name}': failed to collect the requested data: ${reason}`);
+          if (!res.headersSent && !res.destroyed) send(res, 500, FAILED_BODY, head);
+        },
+      )
+      .finally(() => {
+        res.off('close', onClose);
+        settle();
+      });
+  };
+
+  const server = http.createServer({ keepAliveTimeout: 5000 }, handle);
+
+  return {
+    server,
+    listen(port, hostname) {
+      return new Promise<AddressInfo>((resolve, reject) => {
+        const onError = (error: Error): void => reject(error);
+        server.once('error', onError);
+        server.listen(port, hostname, () => {
+          server.off('error', onError);
+          resolve(server.address() as AddressInfo);
+        });
+      });
+    },
+    async shutdown(drainTimeoutMs) {
+      shuttingDown = true;
+      if (pending > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, drainTimeoutMs);
+          onIdle = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      onIdle = null;
+      await new Promise<void>((resolve) => {
+        if (!server.listening) {
+          resolve();
+          return;
+        }
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+    isShuttingDown: () => shuttingDown,
+    inFlight: () => pending,
+  };
+}
