@@ -1,0 +1,76 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { AppError } from './errors.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { SHARED_SCHEMAS } from './http/schemas.ts';
+import { hasUnstorableText } from './lib/storable.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { ingestRoutes } from './modules/ingest/routes.ts';
+import { leaderboardRoutes } from './modules/leaderboards/routes.ts';
+import { playerRoutes } from './modules/players/routes.ts';
+import { presenceRoutes } from './modules/presence/routes.ts';
+import { seasonRoutes } from './modules/seasons/routes.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { requestIdFor } from './plugins/request-id.ts';
+import { validatorCompiler } from './plugins/validation.ts';
+import type { Services } from './services.ts';
+
+export interface AppOptions {
+  config: Config;
+  services: Services;
+  /** Pino logger options, or false for none (tests). */
+  logger?: boolean | object;
+}
+
+/** Builds the Fastify app with every plugin and route. Never listens: `server.ts` does, tests use `inject()`. */
+export async function buildApp({ config, services, logger = false }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    bodyLimit: config.ingestBodyLimit,
+    // Behind a reverse proxy the client address comes from X-Forwarded-For; set TRUST_PROXY to enable.
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorateRequest('apiKey', null);
+  app.setValidatorCompiler(validatorCompiler);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  registerErrorHandling(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // PostgreSQL cannot store NUL or unpaired surrogates: refuse them as client errors before any SQL runs.
+  app.addHook('preValidation', async (request) => {
+    if (hasUnstorableText(request.query) || hasUnstorableText(request.params)) {
+      throw new AppError(
+        'BAD_REQUEST',
+        'The request contains characters that cannot be stored (NUL or unpaired surrogates).',
+      );
+    }
+    if (request.body !== undefined && hasUnstorableText(request.body)) {
+      throw new AppError('INVALID_PAYLOAD', 'The request is invalid.', {
+        '(body)': ['must not contain NUL characters or unpaired surrogates'],
+      });
+    }
+  });
+
+  await registerOpenApi(app, config.publicUrl);
+  await app.register(healthRoutes(services.db, ''));
+  await app.register(healthRoutes(services.db, 'V1'), { prefix: '/api/v1' });
+  await app.register(
+    async (v1) => {
+      await v1.register(ingestRoutes(services, config.ingestBodyLimit));
+      await v1.register(playerRoutes(services));
+      await v1.register(leaderboardRoutes(services));
+      await v1.register(presenceRoutes(services));
+      await v1.register(seasonRoutes(services));
+      v1.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: '/api/v1' },
+  );
+  return app;
+}

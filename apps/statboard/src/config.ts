@@ -1,0 +1,108 @@
+import { resolve } from 'node:path';
+
+/** Validated, frozen runtime configuration. Nothing else in the service reads `process.env`. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** `postgres://…` for a PostgreSQL server; `null` selects the embedded PGlite database under `dataDir`. */
+  readonly databaseUrl: string | null;
+  readonly dataDir: string;
+  readonly publicUrl: string;
+  readonly bootstrapToken: string | null;
+  readonly oidc: { readonly issuer: string; readonly clientId: string; readonly clientSecret: string | null } | null;
+  readonly redisUrl: string | null;
+  readonly nodeEnv: string;
+  readonly logLevel: string;
+  /** Seconds returned to clients in `next_upload_after`. */
+  readonly nextUploadAfterSeconds: number;
+  /** Maximum ingest body in bytes (DECISIONS: 1 MiB). */
+  readonly ingestBodyLimit: number;
+  /** Size of the pg pool. */
+  readonly databasePoolSize: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function intVar(env: Env, name: string, def: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw)) {
+    problems.push(`${name} must be an integer between ${min} and ${max}, got '${raw}'`);
+    return def;
+  }
+  const n = Number(raw);
+  if (n < min || n > max) problems.push(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function str(env: Env, name: string): string | null {
+  const v = env[name];
+  return v === undefined || v === '' ? null : v;
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1';
+}
+
+/** Parses the environment once, applies defaults and fails naming every bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const port = intVar(env, 'PORT', 8080, 0, 65535, problems);
+  const host = str(env, 'HOST') ?? '127.0.0.1';
+  const databaseUrl = str(env, 'DATABASE_URL');
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const dataDir = resolve(str(env, 'DATA_DIR') ?? './data');
+  const hostForUrl = host.includes(':') ? `[${host}]` : host;
+  let publicUrl = str(env, 'PUBLIC_URL') ?? `http://${hostForUrl}:${port}`;
+  try {
+    const u = new URL(publicUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push('PUBLIC_URL must be an http(s) URL');
+    publicUrl = u.origin + u.pathname.replace(/\/+$/, '');
+  } catch {
+    problems.push(`PUBLIC_URL is not a URL: '${publicUrl}'`);
+  }
+  const issuer = str(env, 'OIDC_ISSUER');
+  const clientId = str(env, 'OIDC_CLIENT_ID');
+  let oidc: Config['oidc'] = null;
+  if (issuer !== null) {
+    if (clientId === null) problems.push('OIDC_CLIENT_ID is required when OIDC_ISSUER is set');
+    try {
+      const u = new URL(issuer);
+      if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
+        problems.push('OIDC_ISSUER must be https (http is accepted only on a loopback host)');
+      } else if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+        problems.push('OIDC_ISSUER must be an https URL');
+      }
+    } catch {
+      problems.push(`OIDC_ISSUER is not a URL: '${issuer}'`);
+    }
+    oidc = Object.freeze({ issuer, clientId: clientId ?? '', clientSecret: str(env, 'OIDC_CLIENT_SECRET') });
+  }
+  const nextUploadAfterSeconds = intVar(env, 'NEXT_UPLOAD_AFTER_SECONDS', 60, 1, 86_400, problems);
+  const databasePoolSize = intVar(env, 'DATABASE_POOL_SIZE', 10, 1, 200, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({
+    port,
+    host,
+    databaseUrl,
+    dataDir,
+    publicUrl,
+    bootstrapToken: str(env, 'BOOTSTRAP_TOKEN'),
+    oidc,
+    redisUrl: str(env, 'REDIS_URL'),
+    nodeEnv: str(env, 'NODE_ENV') ?? 'development',
+    logLevel: str(env, 'LOG_LEVEL') ?? 'info',
+    nextUploadAfterSeconds,
+    ingestBodyLimit: 1024 * 1024,
+    databasePoolSize,
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * The one error registry: every error code the service answers with, its HTTP status and default message
+ * (DECISIONS.md, "Error codes").
+ */
+export const ERRORS = {
+  BAD_REQUEST: { status: 400, message: 'The request could not be parsed.' },
+  INVALID_API_KEY: {
+    status: 401,
+    message: 'The API key is missing, malformed, unknown, disabled, revoked or expired.',
+  },
+  UNAUTHENTICATED: { status: 401, message: 'Sign in to use this route.' },
+  INSUFFICIENT_SCOPE: { status: 403, message: 'The API key lacks the scope this route requires.' },
+  FORBIDDEN: { status: 403, message: 'You are not allowed to do this.' },
+  NOT_FOUND: { status: 404, message: 'Not found.' },
+  CONFLICT: { status: 409, message: 'The request conflicts with the current state.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  INVALID_PAYLOAD: { status: 422, message: 'The request is invalid.' },
+  INVALID_BOOTSTRAP_TOKEN: { status: 422, message: 'The bootstrap token is unknown, used or expired.' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests.' },
+  INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is unavailable.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Field path → messages, as in `{"player.uuid": ["must be a UUID"]}`. */
+export type ErrorDetails = Record<string, string[]>;
+
+/** An expected failure with a registered code; the error handler turns it into the wire shape. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly details?: ErrorDetails,
+    options?: { cause?: unknown; headers?: Record<string, string> },
+  ) {
+    super(message ?? ERRORS[code].message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.status = ERRORS[code].status;
+    this.headers = options?.headers;
+  }
+  readonly headers: Record<string, string> | undefined;
+}
+
+/** Shorthand for a 422 with one field message. */
+export function invalid(field: string, message: string): AppError {
+  return new AppError('INVALID_PAYLOAD', 'The request is invalid.', { [field]: [message] });
+}

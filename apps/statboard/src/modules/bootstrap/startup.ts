@@ -1,0 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '#src/config.ts';
+import type { Services } from '#src/services.ts';
+
+/**
+ * At start: register BOOTSTRAP_TOKEN if set; with no workspace and no usable token, create one and log it once.
+ */
+export async function ensureStartupBootstrapToken(
+  services: Services,
+  config: Pick<Config, 'bootstrapToken'>,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  if (config.bootstrapToken !== null) await services.bootstrap.registerEnvToken(config.bootstrapToken);
+  if (!(await services.bootstrap.needsBootstrap())) return;
+  if (await services.bootstrap.hasUsableToken()) {
+    log.info(
+      'no workspace yet: sign in and bootstrap with BOOTSTRAP_TOKEN or a token from `npx statboard bootstrap-token`',
+    );
+    return;
+  }
+  const { token, expires_at } = await services.bootstrap.createStartupToken();
+  log.warn({ expires_at }, `no workspace yet: bootstrap token (shown once): ${token}`);
+}

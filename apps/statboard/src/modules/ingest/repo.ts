@@ -1,0 +1,136 @@
+import type { Queryable } from '#src/db/types.ts';
+
+export interface PlayerUpsert {
+  workspaceId: string;
+  uuid: string;
+  username: string;
+  observedAt: Date;
+}
+
+/** Creates or renames players (the username of the latest observed batch wins); returns their ids. */
+export async function upsertPlayers(
+  tx: Queryable,
+  rows: PlayerUpsert[],
+): Promise<{ id: string; workspace_id: string; uuid: string }[]> {
+  return tx.query(
+    `INSERT INTO players (workspace_id, uuid, username, username_observed_at)
+     SELECT w, u, n, o FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) AS t(w, u, n, o)
+     ON CONFLICT (workspace_id, uuid) DO UPDATE SET
+       username = CASE WHEN excluded.username_observed_at >= players.username_observed_at
+                       THEN excluded.username ELSE players.username END,
+       username_observed_at = GREATEST(players.username_observed_at, excluded.username_observed_at),
+       last_seen_at = now(), updated_at = now()
+     RETURNING id, workspace_id, uuid`,
+    [
+      rows.map((r) => r.workspaceId),
+      rows.map((r) => r.uuid),
+      rows.map((r) => r.username),
+      rows.map((r) => r.observedAt),
+    ],
+  );
+}
+
+/** Creates missing statistic definitions (public, sorted descending) and returns the ids of all asked for. */
+export async function ensureDefinitions(
+  tx: Queryable,
+  workspaceIds: string[],
+  keys: string[],
+): Promise<{ id: string; workspace_id: string; key: string }[]> {
+  const categories = keys.map((k) => k.split(':')[1] ?? null);
+  await tx.query(
+    `INSERT INTO stat_definitions (workspace_id, key, category)
+     SELECT w, k, c FROM unnest($1::uuid[], $2::text[], $3::text[]) AS t(w, k, c)
+     ON CONFLICT (workspace_id, key) DO NOTHING`,
+    [workspaceIds, keys, categories],
+  );
+  return tx.query(
+    `SELECT d.id, d.workspace_id, d.key FROM stat_definitions d
+     JOIN unnest($1::uuid[], $2::text[]) AS t(w, k) ON d.workspace_id = t.w AND d.key = t.k`,
+    [workspaceIds, keys],
+  );
+}
+
+export interface StatUpsert {
+  seasonId: string;
+  statId: string;
+  playerId: string;
+  value: number;
+  observedAt: Date;
+}
+
+/**
+ * One statement for all values of a group. The stored value follows the latest `observed_at`: an older
+ * observation never overwrites a newer one. `updated_at` moves only when the value changes.
+ */
+export async function upsertStats(tx: Queryable, rows: StatUpsert[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
+     SELECT s, d, p, v, o, now() FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::float8[], $5::timestamptz[]) AS t(s, d, p, v, o)
+     ON CONFLICT (season_id, stat_id, player_id) DO UPDATE SET
+       value = excluded.value,
+       observed_at = excluded.observed_at,
+       updated_at = CASE WHEN player_stats.value = excluded.value THEN player_stats.updated_at ELSE excluded.updated_at END
+     WHERE player_stats.observed_at <= excluded.observed_at
+       AND (player_stats.value <> excluded.value OR player_stats.observed_at < excluded.observed_at)`,
+    [
+      rows.map((r) => r.seasonId),
+      rows.map((r) => r.statId),
+      rows.map((r) => r.playerId),
+      rows.map((r) => r.value),
+      rows.map((r) => r.observedAt),
+    ],
+  );
+}
+
+export interface SessionUpsert {
+  workspace_id: string;
+  player_id: string;
+  session_id: string;
+  server_id: string;
+  season_id: string;
+  mod_version: string;
+  game_version: string;
+  loader_version: string | null;
+  ended: boolean;
+}
+
+/** Opens sessions on first sight, heartbeats them at server time, closes them on SESSION_ENDED. */
+export async function upsertSessions(tx: Queryable, rows: SessionUpsert[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO game_sessions (workspace_id, player_id, session_id, server_id, season_id, mod_version, game_version,
+       loader_version, started_at, last_seen_at, ended_at)
+     SELECT workspace_id, player_id, session_id, server_id, season_id, mod_version, game_version, loader_version,
+       now(), now(), CASE WHEN ended THEN now() END
+     FROM jsonb_to_recordset($1::jsonb) AS t(workspace_id uuid, player_id uuid, session_id uuid, server_id uuid,
+       season_id uuid, mod_version text, game_version text, loader_version text, ended boolean)
+     ON CONFLICT (player_id, session_id) DO UPDATE SET
+       last_seen_at = now(),
+       server_id = excluded.server_id,
+       ended_at = COALESCE(game_sessions.ended_at, excluded.ended_at)`,
+    [JSON.stringify(rows)],
+  );
+}
+
+export interface EventInsert {
+  workspace_id: string;
+  id: string;
+  player_id: string;
+  session_id: string;
+  server_id: string;
+  season_id: string;
+  type: string;
+  occurred_at: string;
+  payload: unknown;
+}
+
+/** Events are stored once per (workspace, event id): a retried batch changes nothing, the first write wins. */
+export async function insertEvents(tx: Queryable, rows: EventInsert[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO events (workspace_id, id, player_id, session_id, server_id, season_id, type, occurred_at, payload)
+     SELECT workspace_id, id, player_id, session_id, server_id, season_id, type, occurred_at, payload
+     FROM jsonb_to_recordset($1::jsonb) AS t(workspace_id uuid, id uuid, player_id uuid, session_id uuid,
+       server_id uuid, season_id uuid, type text, occurred_at timestamptz, payload jsonb)
+     ON CONFLICT (workspace_id, id) DO NOTHING`,
+    [JSON.stringify(rows)],
+  );
+}

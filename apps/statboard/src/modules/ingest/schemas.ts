@@ -1,0 +1,63 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+/** Bounds of a stored value: exactly representable integers (and any finite number between). */
+export const MAX_VALUE = Number.MAX_SAFE_INTEGER;
+/** `minecraft.mined:minecraft.stone`, `minecraft:custom:minecraft:play_time`: colon-separated, dots allowed. */
+export const STAT_KEY_PATTERN = '^[A-Za-z0-9_.\\-/+]+(:[A-Za-z0-9_.\\-/+]+)+$';
+
+const DateTime = Type.String({ format: 'date-time', maxLength: 64 });
+const Version = Type.String({ minLength: 1, maxLength: 64 });
+const NullableVersion = Type.Union([Type.String({ maxLength: 64 }), Type.Null()]);
+
+export const StatObservation = Type.Object({
+  key: Type.String({ minLength: 1, maxLength: 255, pattern: STAT_KEY_PATTERN }),
+  value: Type.Number({ minimum: -MAX_VALUE, maximum: MAX_VALUE }),
+});
+
+export const ClientEvent = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  type: Type.String({ minLength: 1, maxLength: 64 }),
+  occurred_at: DateTime,
+  payload: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { default: {} })),
+});
+
+/**
+ * The ingest body (DECISIONS, "Ingest body"). `client.game_version` has the alias `minecraft_version` and
+ * `client.loader_version` the alias `fabric_loader_version` (what the real mod sends); one of the first pair
+ * is required, which the service checks. Unknown fields are ignored.
+ */
+export const IngestBatchBody = Type.Object({
+  protocol_version: Type.Integer({ enum: [1] }),
+  client: Type.Object({
+    mod_version: Version,
+    game_version: Type.Optional(Version),
+    minecraft_version: Type.Optional(Version),
+    loader_version: Type.Optional(NullableVersion),
+    fabric_loader_version: Type.Optional(NullableVersion),
+  }),
+  player: Type.Object({
+    uuid: Type.String({ format: 'uuid' }),
+    username: Type.String({ minLength: 1, maxLength: 16 }),
+  }),
+  server: Type.Object({
+    hostname: Type.String({ minLength: 1, maxLength: 253 }),
+    port: Type.Integer({ minimum: 1, maximum: 65535 }),
+  }),
+  season: Type.Optional(
+    Type.Union([Type.String({ maxLength: 255 }), Type.Null()], {
+      description: 'Hint only; the service decides the season.',
+    }),
+  ),
+  session_id: Type.String({ format: 'uuid' }),
+  observed_at: DateTime,
+  stats: Type.Optional(Type.Array(StatObservation, { maxItems: 500, default: [] })),
+  events: Type.Optional(Type.Array(ClientEvent, { maxItems: 100, default: [] })),
+});
+export type IngestBatchBody = Static<typeof IngestBatchBody>;
+
+export const IngestBatchResponse = Type.Object({
+  accepted: Type.Literal(true),
+  request_id: Type.String(),
+  server_time: Type.String({ format: 'date-time' }),
+  next_upload_after: Type.Integer({ minimum: 1 }),
+});

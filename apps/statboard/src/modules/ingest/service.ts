@@ -1,0 +1,96 @@
+import type { Db } from '#src/db/types.ts';
+import { AppError } from '#src/errors.ts';
+import { parseRfc3339 } from '#src/lib/rfc3339.ts';
+import type { AuthKey } from '#src/modules/keys/types.ts';
+import type { SeasonService } from '#src/modules/seasons/service.ts';
+import type { ServerService } from '#src/modules/servers/service.ts';
+import type { IngestBatchBody } from './schemas.ts';
+import { IngestWriter } from './writer.ts';
+
+/** A client clock may run ahead; observations further in the future than this are stored as "now + skew". */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
+export interface IngestResult {
+  accepted: true;
+  server_time: string;
+  next_upload_after: number;
+}
+
+/**
+ * Ingest of one batch, with the checks in DECISIONS' order after the schema: player restriction 403, server
+ * 404/403, active season 404/403. Then the batch is written (one transaction, possibly shared with concurrent
+ * batches) and only then answered: a 200 means durable.
+ */
+export class IngestService {
+  readonly writer: IngestWriter;
+
+  constructor(
+    db: Db,
+    private readonly servers: ServerService,
+    private readonly seasons: SeasonService,
+    private readonly nextUploadAfter: number,
+  ) {
+    this.writer = new IngestWriter(db, db.kind === 'pglite' ? 1 : 4);
+  }
+
+  async ingest(key: AuthKey, body: IngestBatchBody): Promise<IngestResult> {
+    const gameVersion = body.client.game_version ?? body.client.minecraft_version;
+    if (gameVersion === undefined) {
+      throw new AppError('INVALID_PAYLOAD', 'The batch is invalid.', { 'client.game_version': ['is required'] });
+    }
+    const stats = body.stats ?? [];
+    const seen = new Set<string>();
+    for (const [i, s] of stats.entries()) {
+      if (seen.has(s.key)) {
+        throw new AppError('INVALID_PAYLOAD', 'The batch is invalid.', {
+          [`stats.${i}.key`]: [`repeats the key '${s.key}'`],
+        });
+      }
+      seen.add(s.key);
+    }
+    const observed = parseRfc3339(body.observed_at);
+    const events = (body.events ?? []).map((e) => ({
+      id: e.id.toLowerCase(),
+      type: e.type,
+      occurredAt: new Date(parseRfc3339(e.occurred_at)).toISOString(),
+      payload: e.payload ?? {},
+    }));
+
+    const uuid = body.player.uuid.toLowerCase();
+    if (key.players.length > 0 && !key.players.includes(uuid)) {
+      throw new AppError('FORBIDDEN', 'This API key may not upload for that player.');
+    }
+    const server = await this.servers.findEnabled(key.workspaceId, body.server.hostname, body.server.port);
+    if (!server) {
+      throw new AppError(
+        'NOT_FOUND',
+        `No enabled server is registered as ${body.server.hostname}:${body.server.port}.`,
+      );
+    }
+    if (key.servers.length > 0 && !key.servers.includes(server.id)) {
+      throw new AppError('FORBIDDEN', 'This API key may not upload for that server.');
+    }
+    const season = await this.seasons.active(key.workspaceId);
+    if (!season) throw new AppError('NOT_FOUND', 'There is no active season.');
+    if (key.seasons.length > 0 && !key.seasons.includes(season.id)) {
+      throw new AppError('FORBIDDEN', 'This API key may not upload into the active season.');
+    }
+
+    await this.writer.submit({
+      workspaceId: key.workspaceId,
+      seasonId: season.id,
+      serverId: server.id,
+      player: { uuid, username: body.player.username },
+      sessionId: body.session_id.toLowerCase(),
+      observedAt: new Date(Math.min(observed, Date.now() + MAX_CLOCK_SKEW_MS)),
+      client: {
+        modVersion: body.client.mod_version,
+        gameVersion,
+        loaderVersion: body.client.loader_version ?? body.client.fabric_loader_version ?? null,
+      },
+      stats,
+      events,
+    });
+    return { accepted: true, server_time: new Date().toISOString(), next_upload_after: this.nextUploadAfter };
+  }
+}

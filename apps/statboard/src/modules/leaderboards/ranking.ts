@@ -1,0 +1,17 @@
+/**
+ * Competition ranks ("1224") over rows already sorted best first: equal values share the rank of the first
+ * of them, and the next distinct value skips as many ranks as were shared.
+ */
+export function competitionRanks(values: readonly number[]): number[] {
+  const ranks: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    ranks.push(i > 0 && values[i] === values[i - 1] ? ranks[i - 1]! : i + 1);
+  }
+  return ranks;
+}
+
+/** DECISIONS: limit defaults to 10 and is clamped to 1–100. */
+export function clampLimit(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return limit === Number.POSITIVE_INFINITY ? 100 : 10;
+  return Math.min(100, Math.max(1, Math.trunc(limit)));
+}

@@ -1,0 +1,44 @@
+import type { Queryable } from '#src/db/types.ts';
+
+export interface DefinitionRow {
+  id: string;
+  key: string;
+  public: boolean;
+  sort_order: 'asc' | 'desc';
+}
+
+export async function findDefinition(db: Queryable, workspaceId: string, key: string): Promise<DefinitionRow | null> {
+  const rows = await db.query<DefinitionRow>(
+    'SELECT id, key, public, sort_order FROM stat_definitions WHERE workspace_id = $1 AND key = $2',
+    [workspaceId, key],
+  );
+  return rows[0] ?? null;
+}
+
+export interface RankedRow {
+  id: string;
+  uuid: string;
+  username: string;
+  public: boolean;
+  value: number;
+  updated_at: Date;
+}
+
+/**
+ * The top `limit` public values of a statistic in a season, in the definition's order; ties go to the
+ * earlier `updated_at`, then the lower player UUID. Served by `player_stats_rank_idx`.
+ */
+export function topValues(
+  db: Queryable,
+  q: { seasonId: string; statId: string; order: 'asc' | 'desc'; onlyUuids: readonly string[] | null; limit: number },
+): Promise<RankedRow[]> {
+  const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+  return db.query<RankedRow>(
+    `SELECT p.id, p.uuid, p.username, p.public, s.value, s.updated_at
+     FROM player_stats s JOIN players p ON p.id = s.player_id
+     WHERE s.season_id = $1 AND s.stat_id = $2 AND p.public AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[]))
+     ORDER BY s.value ${dir}, s.updated_at ASC, p.uuid ASC
+     LIMIT $4`,
+    [q.seasonId, q.statId, q.onlyUuids, q.limit],
+  );
+}

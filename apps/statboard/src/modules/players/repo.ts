@@ -1,0 +1,63 @@
+import type { Queryable } from '#src/db/types.ts';
+
+export interface PlayerRow {
+  id: string;
+  uuid: string;
+  username: string;
+  public: boolean;
+}
+
+const COLUMNS = 'p.id, p.uuid, p.username, p.public';
+
+/** `%` and `_` are literal in a search term. */
+function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export async function listPublicPlayers(
+  db: Queryable,
+  q: {
+    workspaceId: string;
+    search: string | null;
+    onlyUuids: readonly string[] | null;
+    limit: number;
+    offset: number | null;
+  },
+): Promise<{ rows: PlayerRow[]; total: number }> {
+  const where = `p.workspace_id = $1 AND p.public AND ($2::text IS NULL OR p.username ILIKE $2)
+    AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[]))`;
+  const params = [q.workspaceId, q.search === null ? null : likePattern(q.search), q.onlyUuids];
+  const [count, rows] = await Promise.all([
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM players p WHERE ${where}`, params),
+    q.offset === null
+      ? Promise.resolve([])
+      : db.query<PlayerRow>(
+          `SELECT ${COLUMNS} FROM players p WHERE ${where} ORDER BY lower(p.username), p.uuid LIMIT $4 OFFSET $5`,
+          [...params, q.limit, q.offset],
+        ),
+  ]);
+  return { rows, total: count[0]?.n ?? 0 };
+}
+
+export async function findPlayerByUuid(db: Queryable, workspaceId: string, uuid: string): Promise<PlayerRow | null> {
+  const rows = await db.query<PlayerRow>(`SELECT ${COLUMNS} FROM players p WHERE p.workspace_id = $1 AND p.uuid = $2`, [
+    workspaceId,
+    uuid,
+  ]);
+  return rows[0] ?? null;
+}
+
+export interface StatRow {
+  key: string;
+  value: number;
+  updated_at: Date;
+}
+
+/** A player's values in a season, public definitions only, sorted by key. */
+export function playerStats(db: Queryable, seasonId: string, playerId: string): Promise<StatRow[]> {
+  return db.query<StatRow>(
+    `SELECT d.key, s.value, s.updated_at FROM player_stats s JOIN stat_definitions d ON d.id = s.stat_id
+     WHERE s.season_id = $1 AND s.player_id = $2 AND d.public ORDER BY d.key COLLATE "C"`,
+    [seasonId, playerId],
+  );
+}

@@ -1,0 +1,79 @@
+import type { Db } from '#src/db/types.ts';
+import { AppError } from '#src/errors.ts';
+import { isoRequired } from '#src/lib/time.ts';
+import { isUuid } from '#src/lib/uuid.ts';
+import type { AuthKey } from '#src/modules/keys/types.ts';
+import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
+import * as repo from './repo.ts';
+
+/** The spec's Player resource. */
+export interface Player {
+  id: string;
+  uuid: string;
+  username: string;
+  public: boolean;
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: { current_page: number; per_page: number; total: number };
+}
+
+export function toPlayer(row: repo.PlayerRow): Player {
+  return { id: row.id, uuid: row.uuid, username: row.username, public: row.public };
+}
+
+/** Key-scoped reads of players and their statistics. */
+export class PlayerService {
+  constructor(
+    private readonly db: Db,
+    private readonly seasons: SeasonService,
+  ) {}
+
+  async list(key: AuthKey, q: { search?: string; page: number; perPage: number }): Promise<Page<Player>> {
+    const offset = (q.page - 1) * q.perPage;
+    const { rows, total } = await repo.listPublicPlayers(this.db, {
+      workspaceId: key.workspaceId,
+      search: q.search === undefined || q.search === '' ? null : q.search,
+      onlyUuids: key.players.length > 0 ? key.players : null,
+      limit: q.perPage,
+      // A page far past the end is empty without asking the database for an impossible offset.
+      offset: Number.isSafeInteger(offset) && offset < 2 ** 31 ? offset : null,
+    });
+    return { data: rows.map(toPlayer), meta: { current_page: q.page, per_page: q.perPage, total } };
+  }
+
+  /**
+   * A player the key may read: outside the key's player restriction 403 (checked first, so it tells nothing
+   * about existence); unknown in the workspace or not public 404.
+   */
+  async visible(key: AuthKey, uuidParam: string): Promise<repo.PlayerRow> {
+    const uuid = uuidParam.toLowerCase();
+    if (!isUuid(uuid)) throw new AppError('NOT_FOUND', 'Player not found.');
+    if (key.players.length > 0 && !key.players.includes(uuid)) {
+      throw new AppError('FORBIDDEN', 'This API key may not read that player.');
+    }
+    const row = await repo.findPlayerByUuid(this.db, key.workspaceId, uuid);
+    if (!row?.public) throw new AppError('NOT_FOUND', 'Player not found.');
+    return row;
+  }
+
+  async get(key: AuthKey, uuid: string): Promise<Player> {
+    return toPlayer(await this.visible(key, uuid));
+  }
+
+  async stats(
+    key: AuthKey,
+    uuid: string,
+    seasonRef: string | undefined,
+  ): Promise<{ player: Player; season: Season; stats: { key: string; value: number; updated_at: string }[] }> {
+    const player = await this.visible(key, uuid);
+    const season = await this.seasons.readable(key, seasonRef);
+    const rows = await repo.playerStats(this.db, season.id, player.id);
+    return {
+      player: toPlayer(player),
+      season,
+      stats: rows.map((r) => ({ key: r.key, value: r.value, updated_at: isoRequired(r.updated_at) })),
+    };
+  }
+}

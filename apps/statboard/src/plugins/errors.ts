@@ -1,0 +1,57 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERRORS, type ErrorCode, type ErrorDetails } from '#src/errors.ts';
+import { detailsFromAjv } from './validation.ts';
+
+interface WireError {
+  error: { code: ErrorCode; message: string; request_id: string; details?: ErrorDetails };
+}
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, err: AppError): FastifyReply {
+  const body: WireError = { error: { code: err.code, message: err.message, request_id: request.id } };
+  if (err.details) body.error.details = err.details;
+  if (err.headers) reply.headers(err.headers);
+  return reply.code(err.status).type('application/json; charset=utf-8').send(body);
+}
+
+/** Maps Fastify's own client errors (parsing, size, content type) onto the registry. */
+function fromFastify(err: FastifyError): AppError | null {
+  if (err.validation) {
+    const ctx = err.validationContext;
+    if (ctx === 'params') return new AppError('NOT_FOUND');
+    return new AppError('INVALID_PAYLOAD', 'The request is invalid.', detailsFromAjv(err.validation as never));
+  }
+  const status = err.statusCode ?? 500;
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'The request body exceeds 1 MiB.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('BAD_REQUEST', 'The request body must be application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('BAD_REQUEST', 'The request body is empty.');
+  }
+  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request body exceeds 1 MiB.');
+  if (status === 404) return new AppError('NOT_FOUND');
+  if (status === 429) return new AppError('RATE_LIMITED');
+  if (status >= 400 && status < 500) {
+    const msg =
+      err instanceof SyntaxError || /JSON/i.test(err.message)
+        ? 'The request body is not valid JSON.'
+        : ERRORS.BAD_REQUEST.message;
+    return new AppError('BAD_REQUEST', msg);
+  }
+  return null;
+}
+
+/** One handler turns every thrown error into `{error: {code, message, request_id}}`; 5xx never leak internals. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const known = err instanceof AppError ? err : fromFastify(err);
+    if (known) {
+      if (known.status >= 500) request.log.error({ err }, known.message);
+      return sendError(reply, request, known);
+    }
+    request.log.error({ err }, 'unhandled error');
+    return sendError(reply, request, new AppError('INTERNAL_ERROR'));
+  });
+  app.setNotFoundHandler((request, reply) => sendError(reply, request, new AppError('NOT_FOUND', 'No such route.')));
+}

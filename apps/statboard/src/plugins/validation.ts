@@ -1,0 +1,64 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import formatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { ErrorDetails } from '#src/errors.ts';
+import { isRfc3339 } from '#src/lib/rfc3339.ts';
+
+// ajv-formats is CommonJS with a default export: under NodeNext the callable sits on `.default`.
+const addFormats = formatsModule as unknown as typeof formatsModule.default;
+
+function build(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: !coerce,
+    strict: false,
+  });
+  addFormats(ajv);
+  // Our own RFC 3339 check, the same one the services parse with.
+  ajv.addFormat('date-time', { type: 'string', validate: isRfc3339 });
+  return ajv;
+}
+
+/** Bodies are validated strictly (no type coercion, every error reported); query and path values are coerced. */
+const strict = build(false);
+const coercing = build(true);
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? strict : coercing).compile(schema as object);
+
+const FRIENDLY: Record<string, string> = {
+  uuid: 'must be a UUID',
+  'date-time': 'must be an RFC 3339 date-time',
+};
+
+function fieldOf(err: ErrorObject): string {
+  const parts = err.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (err.keyword === 'required') parts.push(String((err.params as { missingProperty: string }).missingProperty));
+  return parts.join('.') || '(body)';
+}
+
+function messageOf(err: ErrorObject): string {
+  if (err.keyword === 'format') return FRIENDLY[String(err.params.format)] ?? err.message ?? 'is invalid';
+  if (err.keyword === 'required') return 'is required';
+  return err.message ?? 'is invalid';
+}
+
+/** Turns Ajv errors into the `details` map of DECISIONS: field path → messages. */
+export function detailsFromAjv(errors: readonly ErrorObject[]): ErrorDetails {
+  const details: ErrorDetails = {};
+  for (const e of errors) {
+    // anyOf/oneOf wrappers repeat what their branches said.
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    const field = fieldOf(e);
+    const msg = messageOf(e);
+    const list = details[field] ?? [];
+    if (!list.includes(msg)) list.push(msg);
+    details[field] = list;
+  }
+  return details;
+}

@@ -1,0 +1,62 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { migrate } from './db/migrate.ts';
+import { DatabaseBusyError, openDatabase } from './db/open.ts';
+import { ensureStartupBootstrapToken } from './modules/bootstrap/startup.ts';
+import { buildServices } from './services.ts';
+
+/** loadConfig → open and migrate the database → buildApp → listen; SIGTERM/SIGINT close gracefully. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  let db: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    db = await openDatabase(config);
+  } catch (err) {
+    if (err instanceof DatabaseBusyError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(3);
+    }
+    throw err;
+  }
+  const logger = { level: config.logLevel };
+  const services = buildServices(db, config);
+  const app = await buildApp({ config, services, logger });
+  const { applied } = await migrate(db);
+  if (applied.length > 0) app.log.info({ applied }, 'database migrated');
+  app.log.info(
+    { database: db.kind === 'pg' ? 'postgresql' : `embedded (PGlite) in ${config.dataDir}` },
+    'database ready',
+  );
+  await ensureStartupBootstrapToken(services, config, app.log);
+
+  let closing = false;
+  const close = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await services.flush();
+      await db.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void close('SIGTERM'));
+  process.on('SIGINT', () => void close('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+await main();

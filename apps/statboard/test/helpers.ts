@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '#src/app.ts';
+import { type Config, loadConfig } from '#src/config.ts';
+import { migrate } from '#src/db/migrate.ts';
+import { openPg } from '#src/db/pg.ts';
+import { openPglite } from '#src/db/pglite.ts';
+import type { Db } from '#src/db/types.ts';
+import type { Scope } from '#src/modules/keys/scopes.ts';
+import { buildServices, type Services } from '#src/services.ts';
+
+/** Which database the suite runs on: PGlite in memory, or a fresh database on TEST_DATABASE_URL's server. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? null;
+export const DB_KIND = TEST_DATABASE_URL ? 'postgresql' : 'pglite';
+
+export interface TestDb {
+  db: Db;
+  url: string | null;
+  drop(): Promise<void>;
+}
+
+/** A new, migrated, empty database for one test file. */
+export async function createTestDb(): Promise<TestDb> {
+  if (TEST_DATABASE_URL === null) {
+    const db = await openPglite(null);
+    await migrate(db);
+    return { db, url: null, drop: () => db.close() };
+  }
+  const name = `statboard_test_${randomUUID().replace(/-/g, '')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  const db = openPg(url.toString(), 5);
+  await migrate(db);
+  return {
+    db,
+    url: url.toString(),
+    async drop() {
+      await db.close();
+      const a = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ DATA_DIR: '/nonexistent-statboard-test', ...overrides });
+}
+
+export interface TestContext {
+  db: Db;
+  services: Services;
+  app: FastifyInstance;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A database, the service layer and the app (not listening), for one test file. */
+export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+  const tdb = await createTestDb();
+  const config = testConfig(env);
+  const services = buildServices(tdb.db, config);
+  const app = await buildApp({ config, services });
+  await app.ready();
+  return {
+    db: tdb.db,
+    services,
+    app,
+    config,
+    async close() {
+      await app.close();
+      await services.flush().catch(() => undefined);
+      await tdb.drop();
+    },
+  };
+}
+
+export interface Fixture {
+  workspaceId: string;
+  serverId: string;
+  seasonId: string;
+  seasonSlug: string;
+  /** Tokens by name. */
+  keys: Record<string, string>;
+  keyIds: Record<string, string>;
+}
+
+const ALL_READ: Scope[] = ['players:read', 'stats:read', 'leaderboards:read', 'presence:read'];
+
+/** A workspace with one enabled server (mc.example.com:25565), an active season and a key of each kind. */
+export async function seedWorkspace(services: Services, name = 'Test'): Promise<Fixture> {
+  const ws = await services.workspaces.create({ name });
+  const server = await services.servers.create(ws.id, { name: 'Main', hostname: 'mc.example.com', port: 25565 });
+  const season = await services.seasons.create(ws.id, { name: 'Season 1', slug: 's1', active: true });
+  const keys: Record<string, string> = {};
+  const keyIds: Record<string, string> = {};
+  const make = async (label: string, type: string, scopes: Scope[]) => {
+    const k = await services.keys.create(ws.id, { name: label, type, scopes });
+    keys[label] = k.secret;
+    keyIds[label] = k.data.id;
+  };
+  await make('client', 'client', ['ingest:write']);
+  await make('website', 'website', ALL_READ);
+  await make('integration', 'integration', ['ingest:write', ...ALL_READ]);
+  return { workspaceId: ws.id, serverId: server.id, seasonId: season.id, seasonSlug: season.slug, keys, keyIds };
+}
+
+/** A batch as the real HM Stats Fabric mod sends it (NOTES.md, "Fabric mod"). */
+export function modBatch(
+  over: {
+    uuid?: string;
+    username?: string;
+    sessionId?: string;
+    observedAt?: string;
+    stats?: { key: string; value: number }[];
+    events?: { id: string; type: string; occurred_at: string; payload: object }[];
+    hostname?: string;
+    port?: number;
+  } = {},
+): Record<string, unknown> {
+  return {
+    protocol_version: 1,
+    client: { mod_version: '1.2.0', minecraft_version: '1.21.4', fabric_loader_version: '0.16.9' },
+    player: { uuid: over.uuid ?? '3f2b6c1e-8a4d-4e2f-9b1a-2c3d4e5f6a7b', username: over.username ?? 'Steve' },
+    server: { hostname: over.hostname ?? 'mc.example.com', port: over.port ?? 25565 },
+    session_id: over.sessionId ?? '0e1d2c3b-4a59-4687-9786-a5b4c3d2e1f0',
+    observed_at: over.observedAt ?? '2026-10-06T12:00:00.123456Z',
+    stats: over.stats ?? [{ key: 'minecraft.mined:minecraft.stone', value: 42 }],
+    events: over.events ?? [],
+  };
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
