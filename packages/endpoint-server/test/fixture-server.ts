@@ -1,7 +1,7 @@
 // The fixture Minecraft server folder and config.yml shared by the process-level suites.
 import { utimesSync } from 'node:fs';
 import { offlinePlayerUuid } from '#src/hosts/sidecar/offline-uuid.ts';
-import { Fixture } from './helpers.ts';
+import type { Fixture } from './helpers.ts';
 
 export const STEVE = '8667ba71-b85a-4004-af54-457a9734eed7';
 export const ALEX = 'ec561538-f3fd-461d-aff5-086b22154bce';
