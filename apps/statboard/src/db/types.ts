@@ -16,3 +16,17 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/**
+ * A `Db` view of an open transaction: services built on it run inside that transaction (a nested
+ * `transaction` call joins it). Lets a change and its audit record commit or roll back together.
+ */
+export function transactionalDb(tx: Queryable, kind: Db['kind']): Db {
+  return {
+    kind,
+    query: (sql, params) => tx.query(sql, params),
+    exec: (script) => tx.exec(script),
+    transaction: (fn) => fn(tx),
+    close: async () => undefined,
+  };
+}
