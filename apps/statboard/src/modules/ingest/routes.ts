@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { AppError } from '#src/errors.ts';
 import { errorResponses } from '#src/http/schemas.ts';
 import { keyOf, requireKey } from '#src/plugins/key-auth.ts';
 import type { Services } from '#src/services.ts';
@@ -12,6 +13,15 @@ export function ingestRoutes(services: Services, bodyLimit: number): FastifyPlug
       {
         bodyLimit,
         onRequest: requireKey(services.keys, 'ingest:write'),
+        // DECISIONS, order of checks: a wrong content type is 400 before the body is read (so before 413), and
+        // Fastify's built-in text/plain parser must not turn such a body into a schema error (422).
+        preParsing: async (request, _reply, payload) => {
+          const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+          if (type !== 'application/json') {
+            throw new AppError('BAD_REQUEST', 'The request body must be application/json.');
+          }
+          return payload;
+        },
         schema: {
           tags: ['Ingest'],
           operationId: 'ingestBatch',

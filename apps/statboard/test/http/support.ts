@@ -1,0 +1,119 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { Db } from '#src/db/types.ts';
+import type { TestContext } from '../helpers.ts';
+import { bearer } from '../helpers.ts';
+
+/** Row count and a digest of every row, per table: equal snapshots mean nothing was written. */
+export type DbSnapshot = Record<string, { n: number; h: string }>;
+
+/**
+ * Snapshots every table of the public schema. `last_used_at` of API keys is left out: it is written by a
+ * background flush (not by requests), which may fire while a long test runs.
+ */
+export async function snapshotDb(db: Db): Promise<DbSnapshot> {
+  const tables = await db.query<{ t: string }>(
+    `SELECT table_name AS t FROM information_schema.tables
+     WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  );
+  const out: DbSnapshot = {};
+  for (const { t } of tables) {
+    const row = (
+      await db.query<{ n: number; h: string | null }>(
+        `SELECT count(*)::int AS n,
+           md5(string_agg((to_jsonb(x) - 'last_used_at')::text, '|' ORDER BY (to_jsonb(x) - 'last_used_at')::text)) AS h
+         FROM "${t}" x`,
+      )
+    )[0]!;
+    out[t] = { n: row.n, h: row.h ?? '' };
+  }
+  return out;
+}
+
+/** Counts rows of one table (assertions only; fixtures are built through the services). */
+export async function countRows(db: Db, table: string, where = 'true', params: unknown[] = []): Promise<number> {
+  const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table}" WHERE ${where}`, params);
+  return rows[0]!.n;
+}
+
+interface ErrorBody {
+  error: { code: string; message: string; request_id: string; details?: Record<string, string[]> };
+}
+
+/** Asserts the one error shape `{error:{code,message,request_id}}`, its status, and the X-Request-ID header. */
+export function expectError(res: LightMyRequestResponse, status: number, code?: string): ErrorBody {
+  const requestId = res.headers['x-request-id'];
+  expect(typeof requestId, 'X-Request-ID header').toBe('string');
+  expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+  const body = res.json() as ErrorBody;
+  expect(res.statusCode, JSON.stringify(body)).toBe(status);
+  expect(body).toEqual({
+    error: expect.objectContaining({
+      code: expect.any(String),
+      message: expect.any(String),
+      request_id: requestId,
+    }),
+  });
+  expect(Object.keys(body.error).sort()).toEqual(
+    body.error.details === undefined ? ['code', 'message', 'request_id'] : ['code', 'details', 'message', 'request_id'],
+  );
+  expect(body.error.message.length).toBeGreaterThan(0);
+  if (code !== undefined) expect(body.error.code).toBe(code);
+  return body;
+}
+
+/** Asserts a 422 INVALID_PAYLOAD whose details name `field` (a key of the details map). */
+export function expectInvalid(res: LightMyRequestResponse, field: string): Record<string, string[]> {
+  const body = expectError(res, 422, 'INVALID_PAYLOAD');
+  const details = body.error.details ?? {};
+  expect(Object.keys(details), JSON.stringify(details)).toContain(field);
+  for (const messages of Object.values(details)) {
+    expect(Array.isArray(messages)).toBe(true);
+    for (const m of messages) expect(typeof m).toBe('string');
+  }
+  return details;
+}
+
+export function postBatch(
+  ctx: TestContext,
+  token: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/ingest/batch',
+    headers: { ...bearer(token), 'content-type': 'application/json', ...headers },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** Posts a batch and requires a 200. */
+export async function ingestOk(ctx: TestContext, token: string, body: unknown): Promise<void> {
+  const res = await postBatch(ctx, token, body);
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+export function getJson(
+  ctx: TestContext,
+  token: string | null,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({ method: 'GET', url, headers: { ...(token === null ? {} : bearer(token)), ...headers } });
+}
+
+/** Runs SQL for assertions and for states no route can set yet (definition visibility, session age). */
+export function sql(ctx: TestContext, text: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
+  return ctx.db.query(text, params);
+}
+
+/** A random canonical UUID (v4). */
+export function uuid(): string {
+  return crypto.randomUUID();
+}
+
+/** An RFC 3339 timestamp `seconds` after a fixed instant. */
+export function at(seconds: number): string {
+  return new Date(Date.UTC(2026, 9, 6, 12, 0, 0) + seconds * 1000).toISOString();
+}
