@@ -19,6 +19,11 @@ export interface Host {
   /** Finds a player by name as written in the URL; null when the player never joined. */
   findPlayer(name: string, signal: AbortSignal): Promise<PlayerRecord | null>;
   /**
+   * Optional fast path: the answer {@link findPlayer} would give when the host knows it without waiting
+   * (from a cache), or undefined when it must be looked up. Lets the server answer without scheduling a task.
+   */
+  findPlayerCached?(name: string): PlayerRecord | null | undefined;
+  /**
    * Resolves external placeholders (normalised as `%name%`) for a player name, or none for a server-wide
    * render. Answers come back in the order asked. Must stop work when `signal` aborts.
    */

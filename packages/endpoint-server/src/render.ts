@@ -31,9 +31,14 @@ function values(
   };
 }
 
-/** Renders an object that needs nothing from the host (see {@link needsHost}). */
-export function renderLocal(config: EndpointConfig, object: CompiledObject, username: string | null): string {
-  return renderObject(object, values(config, username, null, NO_EXTERNAL));
+/** Renders an object without waiting on the host: no external placeholders, player data known (or none). */
+export function renderLocal(
+  config: EndpointConfig,
+  object: CompiledObject,
+  username: string | null,
+  player: PlayerRecord | null,
+): string {
+  return renderObject(object, values(config, username, player, NO_EXTERNAL));
 }
 
 /** Collects player data and external answers from the host, then renders. */

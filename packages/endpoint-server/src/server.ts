@@ -130,8 +130,15 @@ export function createEndpointServer(options: EndpointServerOptions): EndpointSe
     }
     const username = parsed.username;
     if (!needsHost(object, username)) {
-      send(res, 200, renderLocal(config, object, username), head);
+      send(res, 200, renderLocal(config, object, username, null), head);
       return;
+    }
+    if (object.externals.length === 0 && username !== null && host.findPlayerCached) {
+      const player = host.findPlayerCached(username);
+      if (player !== undefined) {
+        send(res, 200, renderLocal(config, object, username, player), head);
+        return;
+      }
     }
     pending++;
     const gone = new AbortController();

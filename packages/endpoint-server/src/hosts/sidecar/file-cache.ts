@@ -21,6 +21,7 @@ interface Entry<T> {
   result: CachedValue<T> | null;
   checkedAt: number;
   trusted: boolean;
+  tick: number;
 }
 
 /** How long a watched entry is trusted without a `stat`, in ms (a safety net for missed events). */
@@ -32,6 +33,7 @@ export class FileCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly inflight = new Map<string, Promise<CachedValue<T> | null>>();
   private readonly watchers = new Map<string, FSWatcher | null>();
+  private readonly watchAttempts = new Map<string, number>();
   // Invalidation clock: a refresh that started before an invalidation of its file must not be trusted.
   private clock = 0;
   private readonly invalidatedAt = new Map<string, number>();
@@ -41,7 +43,8 @@ export class FileCache<T> {
   /** Watches a directory so its files are invalidated as they change. Missing directories fall back to stat. */
   watchDirectory(dir: string): void {
     const resolved = path.resolve(dir);
-    if (this.watchers.has(resolved)) return;
+    if (this.watchers.get(resolved)) return;
+    this.watchAttempts.set(resolved, Date.now());
     let watcher: FSWatcher | null = null;
     try {
       watcher = watch(resolved, { persistent: false }, (_event, filename) => {
@@ -79,13 +82,32 @@ export class FileCache<T> {
   }
 
   private isWatched(file: string): boolean {
-    return this.watchers.get(path.dirname(file)) != null;
+    const dir = path.dirname(file);
+    if (this.watchers.get(dir)) return true;
+    // A directory that did not exist yet (or whose watcher failed) is retried at most once per interval.
+    if (this.watchAttempts.has(dir) && Date.now() - (this.watchAttempts.get(dir) ?? 0) >= TRUST_MS) {
+      this.watchDirectory(dir);
+      return this.watchers.get(dir) != null;
+    }
+    return false;
+  }
+
+  /**
+   * The cached value of `file` when it can be used without waiting: null when known missing, undefined when
+   * a (re)read is needed. Watched entries are used until an event invalidates them, others for at most 1 s.
+   */
+  peek(file: string): CachedValue<T> | null | undefined {
+    const entry = this.entries.get(file);
+    if (entry && Date.now() - entry.checkedAt < TRUST_MS && (entry.trusted || !this.changedSince(file, entry.tick)))
+      return entry.result;
+    return undefined;
   }
 
   /** Reads `file` (absolute), from the cache when it has not changed; null when it does not exist. */
   get(file: string): Promise<CachedValue<T> | null> {
+    const hit = this.peek(file);
+    if (hit !== undefined) return Promise.resolve(hit);
     const entry = this.entries.get(file);
-    if (entry?.trusted && Date.now() - entry.checkedAt < TRUST_MS) return Promise.resolve(entry.result);
     const running = this.inflight.get(file);
     if (running) return running;
     const promise = this.refresh(file, entry);
@@ -116,6 +138,7 @@ export class FileCache<T> {
     if (entry && entry.stamp === stamp) {
       entry.checkedAt = checkedAt;
       entry.trusted = trusted;
+      entry.tick = tick;
       return entry.result;
     }
     let result: CachedValue<T> | null = null;
@@ -124,7 +147,7 @@ export class FileCache<T> {
       result = { value: await this.parse(data, file), mtime };
     }
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(file, { stamp, result, checkedAt, trusted: watched && !this.changedSince(file, tick) });
+    this.entries.set(file, { stamp, result, checkedAt, trusted: watched && !this.changedSince(file, tick), tick });
     return result;
   }
 

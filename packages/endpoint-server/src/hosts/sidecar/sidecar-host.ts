@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { ServerTapSettings } from '../../config.ts';
 import { type Host, type PlayerRecord, runWithTimeout } from '../../host.ts';
 import { createServerTapProvider, type PlaceholderProvider } from '../../providers/servertap.ts';
-import { FileCache } from './file-cache.ts';
+import { type CachedValue, FileCache } from './file-cache.ts';
 import { offlinePlayerUuid } from './offline-uuid.ts';
 import { type PlayerFileTimes, parsePlayerFile } from './player-data.ts';
 import { parseProperties } from './server-properties.ts';
@@ -88,6 +88,16 @@ export async function createSidecarHost(options: SidecarHostOptions): Promise<Si
     return { uuid: entry?.uuid ?? offlinePlayerUuid(name), entry };
   };
 
+  const record = (cached: CachedValue<CachedFileData>, entry: UsercacheEntry | null): PlayerRecord | null => {
+    if (cached.value.kind !== 'player') return null;
+    const { times } = cached.value;
+    const lastLogin =
+      times.paperLastLogin !== null ? new Date(times.paperLastLogin) : (entry?.lastLogin ?? cached.mtime);
+    const lastSeenMs = times.paperLastSeen ?? times.bukkitLastPlayed;
+    const lastSeen = lastSeenMs !== null ? new Date(lastSeenMs) : cached.mtime;
+    return { lastLogin, lastSeen };
+  };
+
   return {
     world,
     playerDirectories,
@@ -100,13 +110,20 @@ export async function createSidecarHost(options: SidecarHostOptions): Promise<Si
       for (const dir of playerDirectories) {
         signal.throwIfAborted();
         const cached = await files.get(path.join(dir, `${uuid}.dat`));
-        if (cached?.value.kind !== 'player') continue;
-        const { times } = cached.value;
-        const lastLogin =
-          times.paperLastLogin !== null ? new Date(times.paperLastLogin) : (entry?.lastLogin ?? cached.mtime);
-        const lastSeenMs = times.paperLastSeen ?? times.bukkitLastPlayed;
-        const lastSeen = lastSeenMs !== null ? new Date(lastSeenMs) : cached.mtime;
-        return { lastLogin, lastSeen };
+        if (cached) return record(cached, entry);
+      }
+      return null;
+    },
+    findPlayerCached(name: string): PlayerRecord | null | undefined {
+      const usercache = files.peek(usercacheFile);
+      if (usercache === undefined) return undefined;
+      const entry =
+        usercache?.value.kind === 'usercache' ? (usercache.value.cache.get(name.toLowerCase()) ?? null) : null;
+      const uuid = entry?.uuid ?? offlinePlayerUuid(name);
+      for (const dir of playerDirectories) {
+        const cached = files.peek(path.join(dir, `${uuid}.dat`));
+        if (cached === undefined) return undefined;
+        if (cached) return record(cached, entry);
       }
       return null;
     },
