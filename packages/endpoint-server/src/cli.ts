@@ -15,8 +15,19 @@ Serves the endpoints of config.yml as JSON, reading a Minecraft server folder.
 Console commands: reload, stop, help. Signals: SIGHUP reloads, SIGTERM/SIGINT stop.`;
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
-  return pkg.version ?? '0.0.0';
+  // From src/ (tsx) or from the transpiled copy under node_modules/.cache/endpoint-server/.
+  for (const candidate of ['../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'endpoint-server') return pkg.version ?? '0.0.0';
+    } catch {
+      // try the next location
+    }
+  }
+  return '0.0.0';
 }
 
 async function main(): Promise<number | null> {
