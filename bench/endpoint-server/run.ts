@@ -149,6 +149,9 @@ async function main(): Promise<void> {
         ' (placeholders batched), and identical requests in flight share one call.',
       `- RSS of the endpoint server: ${idleRss.toFixed(1)} MB idle, **${maxRss.toFixed(1)} MB** peak under load (target < 80 MB).`,
       '',
+      'Limits: numbers swing with machine load (other processes share the cores); ServerTap cases pay one extra',
+      'HTTP round trip per render; peak RSS is driven by V8 young-generation growth under load.',
+      '',
     ].join('\n');
     console.log(section);
     const file = path.join(root, 'BENCHMARKS.md');
