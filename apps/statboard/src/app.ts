@@ -5,6 +5,7 @@ import { AppError } from './errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { SHARED_SCHEMAS } from './http/schemas.ts';
 import { hasUnstorableText } from './lib/storable.ts';
+import { registerAdministration } from './modules/auth/register.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { ingestRoutes } from './modules/ingest/routes.ts';
 import { leaderboardRoutes } from './modules/leaderboards/routes.ts';
@@ -59,6 +60,7 @@ export async function buildApp({ config, services, logger = false }: AppOptions)
   });
 
   await registerOpenApi(app, config.publicUrl);
+  await registerAdministration(app, config, services);
   await app.register(healthRoutes(services.db, ''));
   await app.register(healthRoutes(services.db, 'V1'), { prefix: '/api/v1' });
   await app.register(

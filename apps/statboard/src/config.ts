@@ -19,6 +19,10 @@ export interface Config {
   readonly ingestBodyLimit: number;
   /** Size of the pg pool. */
   readonly databasePoolSize: number;
+  /** Admin sessions end after this many minutes without a request (SESSION_IDLE_MINUTES). */
+  readonly sessionIdleMinutes: number;
+  /** Admin sessions end this many hours after login, however active (SESSION_MAX_HOURS). */
+  readonly sessionMaxHours: number;
 }
 
 export class ConfigError extends Error {
@@ -89,6 +93,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const nextUploadAfterSeconds = intVar(env, 'NEXT_UPLOAD_AFTER_SECONDS', 60, 1, 86_400, problems);
   const databasePoolSize = intVar(env, 'DATABASE_POOL_SIZE', 10, 1, 200, problems);
+  const sessionIdleMinutes = intVar(env, 'SESSION_IDLE_MINUTES', 120, 1, 43_200, problems);
+  const sessionMaxHours = intVar(env, 'SESSION_MAX_HOURS', 12, 1, 8_760, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -104,5 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     nextUploadAfterSeconds,
     ingestBodyLimit: 1024 * 1024,
     databasePoolSize,
+    sessionIdleMinutes,
+    sessionMaxHours,
   });
 }

@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { escapeHtml, htmlPage } from '#src/modules/auth/pages.ts';
+import { DEV_IDP_PATH, type DevIdp, EMAIL_RE, readForm, subjectForEmail } from './provider.ts';
+
+function loginForm(uid: string, error: string | null, email = ''): string {
+  const action = `${DEV_IDP_PATH}/interaction/${encodeURIComponent(uid)}/login`;
+  return htmlPage(
+    'Statboard development sign-in',
+    `<h1>Development sign-in</h1>
+<p><strong>Development identity provider: no password, anyone can sign in as anyone.</strong>
+Set <code>OIDC_ISSUER</code> for a real provider.</p>
+${error ? `<p role="alert" style="color:#b00">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="${escapeHtml(action)}">
+<label>Email <input type="email" name="email" required autofocus value="${escapeHtml(email)}"></label>
+<button type="submit">Sign in</button></form>`,
+  );
+}
+
+/**
+ * Mounts the embedded provider under /dev-idp: its own endpoints (discovery, authorization, token, JWKS,
+ * userinfo) get the raw request and response, with the mount path moved into `originalUrl` as oidc-provider
+ * expects; the login interaction is ours. The provider is created at first use.
+ */
+export function devIdpRoutes(getIdp: () => Promise<DevIdp>) {
+  return async (app: FastifyInstance): Promise<void> => {
+    // The provider reads request bodies itself: leave the stream untouched.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', (_req, _payload, done) => done(null));
+
+    app.get<{ Params: { uid: string } }>(
+      `${DEV_IDP_PATH}/interaction/:uid`,
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const { provider } = await getIdp();
+        const details = await provider.interactionDetails(request.raw, reply.raw).catch(() => null);
+        if (!details || details.uid !== request.params.uid) {
+          return reply
+            .code(400)
+            .type('text/html; charset=utf-8')
+            .send(htmlPage('Expired', '<p>This sign-in expired. Start again from the application.</p>'));
+        }
+        return reply.type('text/html; charset=utf-8').send(loginForm(details.uid, null));
+      },
+    );
+
+    app.post<{ Params: { uid: string } }>(
+      `${DEV_IDP_PATH}/interaction/:uid/login`,
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const { provider } = await getIdp();
+        const details = await provider.interactionDetails(request.raw, reply.raw).catch(() => null);
+        if (!details || details.uid !== request.params.uid) {
+          return reply
+            .code(400)
+            .type('text/html; charset=utf-8')
+            .send(htmlPage('Expired', '<p>This sign-in expired. Start again from the application.</p>'));
+        }
+        const email = (await readForm(request.raw)).get('email')?.trim() ?? '';
+        if (!EMAIL_RE.test(email)) {
+          return reply
+            .code(422)
+            .type('text/html; charset=utf-8')
+            .send(loginForm(details.uid, 'Enter an email address.', email));
+        }
+        reply.hijack();
+        await provider.interactionFinished(
+          request.raw,
+          reply.raw,
+          { login: { accountId: subjectForEmail(email) } },
+          { mergeWithLastSubmission: false },
+        );
+      },
+    );
+
+    let handler: ((req: FastifyRequest['raw'], res: FastifyReply['raw']) => void) | null = null;
+    const handOver = async (request: FastifyRequest, reply: FastifyReply) => {
+      const { provider } = await getIdp();
+      handler ??= provider.callback();
+      reply.hijack();
+      const raw = request.raw as typeof request.raw & { originalUrl?: string };
+      const url = raw.url ?? '/';
+      const rest = url.slice(DEV_IDP_PATH.length);
+      raw.originalUrl = url;
+      raw.url = rest.startsWith('/') ? rest : `/${rest}`;
+      handler(raw, reply.raw);
+    };
+    app.all(DEV_IDP_PATH, { schema: { hide: true } }, handOver);
+    app.all(`${DEV_IDP_PATH}/*`, { schema: { hide: true } }, handOver);
+  };
+}

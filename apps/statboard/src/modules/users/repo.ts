@@ -1,0 +1,95 @@
+import type { Queryable } from '#src/db/types.ts';
+import type { Role } from './roles.ts';
+
+export interface UserRow {
+  id: string;
+  oidc_issuer: string;
+  oidc_subject: string;
+  email: string | null;
+  display_name: string;
+  last_login_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS =
+  'u.id, u.oidc_issuer, u.oidc_subject, u.email, u.display_name, u.last_login_at, u.created_at, u.updated_at';
+
+/** Creates the user of (issuer, subject) or refreshes its email and name; records the login time. */
+export async function upsertUser(
+  db: Queryable,
+  u: { issuer: string; subject: string; email: string | null; displayName: string; at: Date },
+): Promise<UserRow> {
+  const rows = await db.query<UserRow>(
+    `INSERT INTO users AS u (oidc_issuer, oidc_subject, email, display_name, last_login_at)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (oidc_issuer, oidc_subject) DO UPDATE
+       SET email = EXCLUDED.email, display_name = EXCLUDED.display_name, last_login_at = EXCLUDED.last_login_at,
+           updated_at = now()
+     RETURNING ${COLUMNS}`,
+    [u.issuer, u.subject, u.email, u.displayName, u.at],
+  );
+  return rows[0]!;
+}
+
+export async function findUser(db: Queryable, id: string): Promise<UserRow | null> {
+  const rows = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users u WHERE u.id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+export interface MembershipRow {
+  workspace_id: string;
+  role: Role;
+}
+
+/** The user's membership; with several, the oldest (the service has one workspace in practice). */
+export async function findMembership(db: Queryable, userId: string): Promise<MembershipRow | null> {
+  const rows = await db.query<MembershipRow>(
+    `SELECT workspace_id, role FROM workspace_memberships WHERE user_id = $1 ORDER BY created_at, workspace_id LIMIT 1`,
+    [userId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function findRole(db: Queryable, workspaceId: string, userId: string): Promise<Role | null> {
+  const rows = await db.query<{ role: Role }>(
+    'SELECT role FROM workspace_memberships WHERE workspace_id = $1 AND user_id = $2',
+    [workspaceId, userId],
+  );
+  return rows[0]?.role ?? null;
+}
+
+export interface UserWithRoleRow extends UserRow {
+  role: Role | null;
+}
+
+/** Every user who has signed in, with their role in this workspace (null: none yet). */
+export function listUsers(db: Queryable, workspaceId: string): Promise<UserWithRoleRow[]> {
+  return db.query<UserWithRoleRow>(
+    `SELECT ${COLUMNS}, m.role FROM users u
+     LEFT JOIN workspace_memberships m ON m.user_id = u.id AND m.workspace_id = $1
+     ORDER BY u.created_at, u.id`,
+    [workspaceId],
+  );
+}
+
+export async function setRole(db: Queryable, workspaceId: string, userId: string, role: Role): Promise<void> {
+  await db.query(
+    `INSERT INTO workspace_memberships (workspace_id, user_id, role) VALUES ($1, $2, $3)
+     ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = EXCLUDED.role, updated_at = now()`,
+    [workspaceId, userId, role],
+  );
+}
+
+export async function removeMembership(db: Queryable, workspaceId: string, userId: string): Promise<void> {
+  await db.query('DELETE FROM workspace_memberships WHERE workspace_id = $1 AND user_id = $2', [workspaceId, userId]);
+}
+
+/** Owners of the workspace, their rows locked so two concurrent demotions cannot both pass the last-owner check. */
+export async function lockOwners(db: Queryable, workspaceId: string): Promise<string[]> {
+  const rows = await db.query<{ user_id: string }>(
+    `SELECT user_id FROM workspace_memberships WHERE workspace_id = $1 AND role = 'owner' ORDER BY user_id FOR UPDATE`,
+    [workspaceId],
+  );
+  return rows.map((r) => r.user_id);
+}

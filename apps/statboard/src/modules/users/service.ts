@@ -1,0 +1,113 @@
+import type { Db, Queryable } from '#src/db/types.ts';
+import { AppError } from '#src/errors.ts';
+import { iso, isoRequired } from '#src/lib/time.ts';
+import { isUuid } from '#src/lib/uuid.ts';
+import * as repo from './repo.ts';
+import { allows, type Role } from './roles.ts';
+
+/** A user as the admin API shows it. */
+export interface User {
+  id: string;
+  display_name: string;
+  email: string | null;
+  role: Role | null;
+  last_login_at: string | null;
+  created_at: string;
+}
+
+export interface Identity {
+  issuer: string;
+  subject: string;
+  email: string | null;
+  displayName: string;
+}
+
+/** What the session knows about its user: who, and their role in which workspace. */
+export interface Principal {
+  userId: string;
+  displayName: string;
+  email: string | null;
+  workspaceId: string | null;
+  role: Role | null;
+}
+
+function toUser(row: repo.UserRow, role: Role | null): User {
+  return {
+    id: row.id,
+    display_name: row.display_name,
+    email: row.email,
+    role,
+    last_login_at: iso(row.last_login_at),
+    created_at: isoRequired(row.created_at),
+  };
+}
+
+/** Users signed in through OIDC and their workspace roles. */
+export class UserService {
+  constructor(private readonly db: Db) {}
+
+  /** Creates or updates the user of (issuer, subject) at login. */
+  async upsertFromLogin(identity: Identity, at: Date): Promise<User> {
+    const row = await repo.upsertUser(this.db, { ...identity, at });
+    const m = await repo.findMembership(this.db, row.id);
+    return toUser(row, m?.role ?? null);
+  }
+
+  async principal(userId: string, db: Queryable = this.db): Promise<Principal | null> {
+    const row = await repo.findUser(db, userId);
+    if (!row) return null;
+    const m = await repo.findMembership(db, userId);
+    return {
+      userId: row.id,
+      displayName: row.display_name,
+      email: row.email,
+      workspaceId: m?.workspace_id ?? null,
+      role: m?.role ?? null,
+    };
+  }
+
+  async list(workspaceId: string): Promise<User[]> {
+    return (await repo.listUsers(this.db, workspaceId)).map((r) => toUser(r, r.role));
+  }
+
+  async get(workspaceId: string, userId: string, db: Queryable = this.db): Promise<User> {
+    const row = isUuid(userId) ? await repo.findUser(db, userId.toLowerCase()) : null;
+    if (!row) throw new AppError('NOT_FOUND', 'User not found.');
+    return toUser(row, await repo.findRole(db, workspaceId, row.id));
+  }
+
+  /** Makes a user the owner of a new workspace (bootstrap), inside the caller's transaction. */
+  async addOwner(tx: Queryable, workspaceId: string, userId: string): Promise<void> {
+    await repo.setRole(tx, workspaceId, userId, 'owner');
+  }
+
+  /**
+   * Sets a user's role (null removes it). Admins set roles other than owner; only an owner grants owner or
+   * changes an owner's role; the last owner cannot be demoted (409). Runs in one transaction.
+   */
+  async setRole(
+    actor: { userId: string; role: Role },
+    workspaceId: string,
+    userId: string,
+    role: Role | null,
+  ): Promise<{ before: User; after: User }> {
+    if (!allows(actor.role, 'write:users')) throw new AppError('FORBIDDEN', 'Your role cannot manage users.');
+    return this.db.transaction(async (tx) => {
+      const before = await this.get(workspaceId, userId, tx);
+      if (before.role === role) return { before, after: before };
+      if (role === 'owner' && actor.role !== 'owner') {
+        throw new AppError('FORBIDDEN', 'Only an owner can grant the owner role.');
+      }
+      if (before.role === 'owner') {
+        if (actor.role !== 'owner') throw new AppError('FORBIDDEN', "Only an owner can change an owner's role.");
+        const owners = await repo.lockOwners(tx, workspaceId);
+        if (owners.length <= 1 && owners.includes(before.id)) {
+          throw new AppError('CONFLICT', 'The last owner cannot be demoted.');
+        }
+      }
+      if (role === null) await repo.removeMembership(tx, workspaceId, before.id);
+      else await repo.setRole(tx, workspaceId, before.id, role);
+      return { before, after: await this.get(workspaceId, before.id, tx) };
+    });
+  }
+}
