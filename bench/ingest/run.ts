@@ -1,0 +1,497 @@
+/**
+ * Ingest benchmark: mod-like batches against the running service (PostgreSQL and PGlite), each case beside a
+ * "raw ceiling" measured in the same run: the exact upsert of `upsertStats` (apps/statboard/src/modules/ingest/
+ * repo.ts), one statement per batch with the same rows, sent straight to the database at the same concurrency,
+ * into a second, identically migrated and seeded database.
+ *
+ *   npm run bench:ingest                      # writes "## Statboard ingest" of BENCHMARKS.md
+ *   BENCH_SECONDS=10 BENCH_CONCURRENCY=4,16 BENCH_DB=pg,pglite BENCH_WRITE=0 npm run bench:ingest
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
+import { ensureDefinitions, upsertPlayers, upsertStats } from '../../apps/statboard/src/modules/ingest/repo.ts';
+import { type IngestItem, IngestWriter } from '../../apps/statboard/src/modules/ingest/writer.ts';
+import { type RunningServer, startServer } from '../lib/child.ts';
+import { httpLoad, loopLoad } from '../lib/load.ts';
+import { BackendPids, createDatabase, type ScratchDatabase } from '../lib/pg.ts';
+import { CpuMeter, RssSampler } from '../lib/proc.ts';
+import { machineLine, writeSection } from '../lib/report.ts';
+import {
+  type BenchWorkspace,
+  type DbTarget,
+  openTarget,
+  READY_PATH,
+  SERVICE_SCRIPT,
+  seedStatboard,
+  serviceEnv,
+} from '../lib/statboard.ts';
+import { type CaseResult, fmtInt, fmtMs, fmtRatio, table } from '../lib/stats.ts';
+import { type BenchPlayer, makePlayers, modBatch, nextStats, randomInt, STAT_KEYS } from '../lib/traffic.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? '4,16').split(',').map(Number);
+const DATABASES = (process.env.BENCH_DB ?? 'pg,pglite').split(',') as ('pg' | 'pglite')[];
+const WRITE = process.env.BENCH_WRITE !== '0';
+const PLAYERS = 2_000;
+/** Stats per batch; 0 is a heartbeat (`stats: []`). */
+const BATCH_SIZES = [0, 1, 20, 100];
+
+interface Row {
+  db: 'pg' | 'pglite';
+  batch: number;
+  conns: number;
+  service: CaseResult;
+  /** Cores used during the case: the service process, and PostgreSQL's backends (pg only). */
+  serviceCores: number;
+  pgCores: number | null;
+  rss: number;
+  raw: CaseResult | null;
+  rawCores: number | null;
+}
+
+/** Extra cases at 20 stats per batch and the highest concurrency that show where the time goes (PostgreSQL). */
+interface Diagnostic {
+  what: string;
+  result: CaseResult;
+  pgCores: number;
+}
+
+function log(msg: string): void {
+  process.stderr.write(`[bench:ingest] ${msg}\n`);
+}
+
+/** `pg.Client` as the repo's Queryable, so the raw ceiling runs the repo's own function. */
+function clientQueryable(client: pg.Client): Queryable {
+  return {
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      return (await client.query(sql, params as unknown[] | undefined)).rows as T[];
+    },
+    async exec(script: string) {
+      await client.query(script);
+    },
+  };
+}
+
+/** The raw-ceiling side: the same workspace, players and definitions, and one upsert per batch. */
+interface Raw {
+  /** One batch of `n` rows for a random player on loop `loop`'s connection. */
+  batch(loop: number, n: number): Promise<void>;
+  /** Runs a statement on every connection (e.g. `SET synchronous_commit = off`). */
+  setAll(sql: string): Promise<void>;
+  connect(concurrency: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function prepareRaw(target: DbTarget, players: BenchPlayer[]): Promise<Raw> {
+  let ws: BenchWorkspace | null = null;
+  const playerIds = new Map<string, string>();
+  const statIds = new Map<string, string>();
+  await seedStatboard(target, async (db, seeded) => {
+    ws = seeded;
+    const now = new Date();
+    const rows = players.map((p) => ({
+      workspaceId: seeded.workspaceId,
+      uuid: p.uuid,
+      username: p.username,
+      observedAt: now,
+    }));
+    for (const r of await db.transaction((tx) => upsertPlayers(tx, rows))) playerIds.set(r.uuid, r.id);
+    const defs = await db.transaction((tx) =>
+      ensureDefinitions(
+        tx,
+        STAT_KEYS.map(() => seeded.workspaceId),
+        [...STAT_KEYS],
+      ),
+    );
+    for (const d of defs) statIds.set(d.key, d.id);
+  });
+  const seasonId = (ws as BenchWorkspace | null)?.seasonId;
+  if (!seasonId || playerIds.size !== players.length || statIds.size !== STAT_KEYS.length) {
+    throw new Error('raw ceiling: seeding failed');
+  }
+  const rawPlayers = players.map((p) => ({ ...p, counter: 0 }));
+  const rowsFor = (n: number) => {
+    const p = rawPlayers[randomInt(rawPlayers.length)]!;
+    const playerId = playerIds.get(p.uuid)!;
+    const observedAt = new Date();
+    // Sorted as the writer sorts its rows (season/stat/player), for the same lock order.
+    return nextStats(p, n)
+      .map((s) => ({ seasonId, statId: statIds.get(s.key)!, playerId, value: s.value, observedAt }))
+      .sort((a, b) => (a.statId < b.statId ? -1 : 1));
+  };
+
+  if ('url' in target) {
+    let clients: pg.Client[] = [];
+    let queryables: Queryable[] = [];
+    return {
+      async connect(concurrency) {
+        await Promise.all(clients.map((c) => c.end()));
+        clients = Array.from({ length: concurrency }, () => new pg.Client({ connectionString: target.url }));
+        await Promise.all(clients.map((c) => c.connect()));
+        queryables = clients.map(clientQueryable);
+      },
+      batch: (loop, n) => upsertStats(queryables[loop]!, rowsFor(n)),
+      async setAll(sql) {
+        await Promise.all(clients.map((c) => c.query(sql)));
+      },
+      async close() {
+        await Promise.all(clients.map((c) => c.end()));
+      },
+    };
+  }
+  // PGlite: one in-process instance behind the service's own Db (its FIFO lock serialises the loops).
+  const db: Db = await openTarget(target);
+  return {
+    async connect() {},
+    batch: (_loop, n) => upsertStats(db, rowsFor(n)),
+    async setAll() {},
+    close: () => db.close(),
+  };
+}
+
+/** Sends one batch of `n` stats for every player, 16 at a time (creates the players, warms the JIT). */
+async function warmService(url: string, token: string, players: BenchPlayer[], n: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < players.length) {
+        const p = players[next++]!;
+        const res = await fetch(`${url}/api/v1/ingest/batch`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: modBatch(p, n),
+        });
+        if (res.status !== 200) throw new Error(`warm-up batch answered ${res.status}: ${await res.text()}`);
+      }
+    }),
+  );
+}
+
+/** What IngestService hands to its writer for one mod batch. */
+function writerItem(ws: BenchWorkspace, p: BenchPlayer, n: number): IngestItem {
+  return {
+    workspaceId: ws.workspaceId,
+    seasonId: ws.seasonId,
+    serverId: ws.serverId,
+    player: { uuid: p.uuid, username: p.username },
+    sessionId: p.sessionId,
+    observedAt: new Date(),
+    client: { modVersion: '1.2.0', gameVersion: '1.21.4', loaderVersion: '0.16.9' },
+    stats: nextStats(p, n),
+    events: [],
+  };
+}
+
+async function benchDatabase(kind: 'pg' | 'pglite'): Promise<{ rows: Row[]; diagnostics: Diagnostic[] }> {
+  const players = makePlayers(PLAYERS);
+  const scratch: ScratchDatabase[] = [];
+  const dirs: string[] = [];
+  let svcTarget: DbTarget;
+  let rawTarget: DbTarget;
+  if (kind === 'pg') {
+    const a = await createDatabase('statboard_bench_ingest');
+    const b = await createDatabase('statboard_bench_raw');
+    scratch.push(a, b);
+    svcTarget = { url: a.url };
+    rawTarget = { url: b.url };
+  } else {
+    const a = await mkdtemp(join(tmpdir(), 'statboard-bench-ingest-'));
+    const b = await mkdtemp(join(tmpdir(), 'statboard-bench-raw-'));
+    dirs.push(a, b);
+    svcTarget = { dataDir: a };
+    rawTarget = { dataDir: b };
+  }
+  let server: RunningServer | null = null;
+  let raw: Raw | null = null;
+  const svcBackends = kind === 'pg' ? new BackendPids(scratch[0]!.name) : null;
+  const rawBackends = kind === 'pg' ? new BackendPids(scratch[1]!.name) : null;
+  try {
+    log(`${kind}: seeding`);
+    const ws = await seedStatboard(svcTarget);
+    raw = await prepareRaw(rawTarget, players);
+    server = await startServer(SERVICE_SCRIPT, serviceEnv(svcTarget), READY_PATH);
+    const srv = server;
+    log(
+      `${kind}: service pid ${srv.pid} at ${srv.url}; warming up (every player once, and all ${STAT_KEYS.length} keys)`,
+    );
+    await warmService(srv.url, ws.clientToken, players.slice(0, 1), STAT_KEYS.length);
+    await warmService(srv.url, ws.clientToken, players, 20);
+    await raw.connect(8);
+    await loopLoad(8, 1, (loop) => raw!.batch(loop, 20));
+
+    const rows: Row[] = [];
+    for (const batch of BATCH_SIZES) {
+      for (const conns of CONCURRENCIES) {
+        // The service…
+        const svcCpu = new CpuMeter(() => [srv.pid]);
+        const pgCpu = new CpuMeter(() => svcBackends?.list() ?? []);
+        await svcCpu.start();
+        await pgCpu.start();
+        const rss = new RssSampler(srv.pid);
+        const service = await httpLoad({
+          url: `${srv.url}/api/v1/ingest/batch`,
+          connections: conns,
+          seconds: SECONDS,
+          headers: { authorization: `Bearer ${ws.clientToken}`, 'content-type': 'application/json' },
+          request: {
+            method: 'POST',
+            setupRequest: (req) => ({ ...req, body: modBatch(players[randomInt(players.length)]!, batch) }),
+          },
+        });
+        const maxRss = rss.stop();
+        const serviceCores = (await svcCpu.stop()) / service.seconds;
+        const pgCores = kind === 'pg' ? (await pgCpu.stop()) / service.seconds : null;
+        if (service.failed > 0) log(`  ! service answered non-2xx/errors: ${JSON.stringify(service.statuses)}`);
+
+        // …and the raw ceiling right after, at the same concurrency.
+        let rawResult: CaseResult | null = null;
+        let rawCores: number | null = null;
+        if (batch > 0) {
+          await raw.connect(conns);
+          const meter = kind === 'pg' ? new CpuMeter(() => rawBackends!.list()) : new CpuMeter(() => [process.pid]);
+          await meter.start();
+          rawResult = await loopLoad(conns, SECONDS, (loop) => raw!.batch(loop, batch));
+          rawCores = (await meter.stop()) / rawResult.seconds;
+          if (rawResult.failed > 0) log(`  ! raw ceiling had ${rawResult.failed} failed statements`);
+        }
+        const row: Row = {
+          db: kind,
+          batch,
+          conns,
+          service,
+          serviceCores,
+          pgCores,
+          rss: maxRss,
+          raw: rawResult,
+          rawCores,
+        };
+        rows.push(row);
+        log(
+          `  ${kind} batch=${batch} conns=${conns}: ${fmtInt(service.perSecond)} batches/s p50 ${fmtMs(service.p50)} ` +
+            `p99 ${fmtMs(service.p99)}` +
+            (rawResult
+              ? ` | raw ${fmtInt(rawResult.perSecond)}/s → ${fmtRatio(service.perSecond / rawResult.perSecond)}`
+              : ''),
+        );
+      }
+    }
+    const diagnostics: Diagnostic[] = [];
+    if (kind === 'pg') {
+      const conns = Math.max(...CONCURRENCIES);
+      const measure = async (what: string, backends: BackendPids, fn: (loop: number) => Promise<void>) => {
+        const meter = new CpuMeter(() => backends.list());
+        await meter.start();
+        const result = await loopLoad(conns, SECONDS, fn);
+        diagnostics.push({ what, result, pgCores: (await meter.stop()) / result.seconds });
+        log(
+          `  diagnostic ${what}: ${fmtInt(result.perSecond)} batches/s p50 ${fmtMs(result.p50)} p99 ${fmtMs(result.p99)}`,
+        );
+      };
+      // The service's write path alone (group commit, one transaction per group: players, stats, sessions),
+      // in this process without HTTP and without the per-request key/server/season look-ups.
+      const db = await openTarget(svcTarget, 20);
+      try {
+        for (const slots of [4, conns]) {
+          const writer = new IngestWriter(db, slots);
+          await measure(
+            `service writer alone, ${slots} write slots${slots === 4 ? ' (as the service)' : ''}`,
+            svcBackends!,
+            () => writer.submit(writerItem(ws, players[randomInt(players.length)]!, 20)),
+          );
+        }
+      } finally {
+        await db.close();
+      }
+      await raw.connect(conns);
+      await raw.setAll('SET synchronous_commit = off');
+      await measure('raw, synchronous_commit = off (no WAL flush wait per commit)', rawBackends!, (loop) =>
+        raw!.batch(loop, 20),
+      );
+    }
+    return { rows, diagnostics };
+  } finally {
+    await server?.stop();
+    await raw?.close();
+    await svcBackends?.close();
+    await rawBackends?.close();
+    for (const s of scratch) await s.drop();
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  }
+}
+
+function cores(n: number | null): string {
+  return n === null ? '—' : n.toFixed(2);
+}
+
+function render(rows: Row[]): string {
+  return table(
+    [
+      'database',
+      'stats/batch',
+      'conns',
+      'batches/s',
+      'stat rows/s',
+      'p50 ms',
+      'p99 ms',
+      'raw batches/s',
+      'raw p50 / p99 ms',
+      'service/raw',
+      'cores: node / PG (raw PG)',
+      'max RSS',
+    ],
+    rows.map((r) => [
+      r.db === 'pg' ? 'PostgreSQL' : 'PGlite',
+      r.batch === 0 ? '0 (heartbeat)' : String(r.batch),
+      String(r.conns),
+      fmtInt(r.service.perSecond),
+      fmtInt(r.service.perSecond * r.batch),
+      fmtMs(r.service.p50),
+      fmtMs(r.service.p99),
+      r.raw ? fmtInt(r.raw.perSecond) : '—',
+      r.raw ? `${fmtMs(r.raw.p50)} / ${fmtMs(r.raw.p99)}` : '—',
+      r.raw ? fmtRatio(r.service.perSecond / r.raw.perSecond) : '—',
+      r.db === 'pg'
+        ? `${cores(r.serviceCores)} / ${cores(r.pgCores)} (${cores(r.rawCores)})`
+        : `${cores(r.serviceCores)} (raw in-process ${cores(r.rawCores)})`,
+      `${Math.round(r.rss / 1024 / 1024)} MB`,
+    ]),
+  );
+}
+
+/** "What limits it", from this run's numbers. */
+function analysis(rows: Row[], diagnostics: Diagnostic[]): string {
+  const conns = Math.max(...CONCURRENCIES);
+  const at = (db: Row['db'], batch: number) => rows.find((r) => r.db === db && r.batch === batch && r.conns === conns);
+  const out: string[] = ['**What limits it.**'];
+  const pg20 = at('pg', 20);
+  if (pg20?.raw) {
+    const ratio = pg20.service.perSecond / pg20.raw.perSecond;
+    out.push(
+      `PostgreSQL, 20 stats per batch, ${conns} connections: the service reaches ${fmtRatio(ratio)} of the raw ` +
+        `upsert (target ≥ 0.8x: ${ratio >= 0.8 ? 'met' : 'not met'}). During that case the service process used ` +
+        `${cores(pg20.serviceCores)} cores and PostgreSQL ${cores(pg20.pgCores)} of ${availableParallelism()}, ` +
+        `while the raw run alone drove PostgreSQL to ${cores(pg20.rawCores)} cores: ` +
+        (pg20.serviceCores + (pg20.pgCores ?? 0) < availableParallelism() * 0.75
+          ? 'neither side is CPU-bound, so the service is bound by round trips and commit waits, not by CPU.'
+          : 'the machine is CPU-bound.'),
+    );
+  }
+  const writer4 = diagnostics.find((d) => d.what.includes('(as the service)'));
+  const writerN = diagnostics.find((d) => d.what.startsWith('service writer') && !d.what.includes('(as the service)'));
+  const async = diagnostics.find((d) => d.what.includes('synchronous_commit'));
+  if (pg20?.raw && writer4) {
+    out.push(
+      `The write path alone (IngestWriter in-process, no HTTP) does ${fmtInt(writer4.result.perSecond)} batches/s: ` +
+        `HTTP, validation and the three look-ups each request makes before it reaches the writer (API key, ` +
+        `server, active season: three queries, none cached) take the service from there to ` +
+        `${fmtInt(pg20.service.perSecond)}. The writer itself is at ${fmtRatio(writer4.result.perSecond / pg20.raw.perSecond)} ` +
+        'of the raw upsert because every group is a transaction of five round trips (BEGIN, players upsert, ' +
+        'stats upsert, sessions upsert, COMMIT) that also rewrites one `players` row (`last_seen_at`) and one ' +
+        '`game_sessions` row per batch; the raw ceiling is one autocommitted statement.' +
+        (writerN
+          ? ` More write slots (${writerN.what.match(/\d+ write slots/)?.[0]}: ${fmtInt(writerN.result.perSecond)} batches/s) ` +
+            `change ${Math.abs(writerN.result.perSecond / writer4.result.perSecond - 1) < 0.2 ? 'little' : 'it'}.`
+          : ''),
+    );
+  }
+  if (pg20?.raw && async) {
+    out.push(
+      `With \`synchronous_commit = off\` the raw upsert does ${fmtInt(async.result.perSecond)} batches/s ` +
+        `(${fmtRatio(async.result.perSecond / pg20.raw.perSecond)} of the durable one): that is the share of ` +
+        'waiting for the WAL flush at commit.',
+    );
+  }
+  const lite20 = at('pglite', 20);
+  const lite1 = at('pglite', 1);
+  if (lite20?.raw && lite1?.raw) {
+    out.push(
+      `PGlite: ${fmtRatio(lite20.service.perSecond / lite20.raw.perSecond)} at 20 and ` +
+        `${fmtRatio(lite1.service.perSecond / lite1.raw.perSecond)} at 1 stat per batch. Its single connection ` +
+        'is a FIFO lock, so the three look-up queries of every request queue behind whole write transactions; ' +
+        'small batches suffer most. The service process holds the database in memory (see RSS).',
+    );
+  }
+  return out.join(' ');
+}
+
+async function main(): Promise<void> {
+  const machine = await machineLine();
+  log(machine);
+  const started = performance.now();
+  const rows: Row[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const kind of DATABASES) {
+    const out = await benchDatabase(kind);
+    rows.push(...out.rows);
+    diagnostics.push(...out.diagnostics);
+  }
+  let md = render(rows);
+  if (diagnostics.length > 0) {
+    const conns = Math.max(...CONCURRENCIES);
+    const http = rows.find((r) => r.db === 'pg' && r.batch === 20 && r.conns === conns);
+    const rawRow = http?.raw;
+    md += `\n\nWhere the time goes (PostgreSQL, 20 stats per batch, ${conns} concurrent):\n\n`;
+    md += table(
+      ['path', 'batches/s', 'p50 ms', 'p99 ms', 'PG cores'],
+      [
+        ...(http
+          ? [
+              [
+                'service over HTTP (above)',
+                fmtInt(http.service.perSecond),
+                fmtMs(http.service.p50),
+                fmtMs(http.service.p99),
+                cores(http.pgCores),
+              ],
+            ]
+          : []),
+        ...diagnostics.map((d) => [
+          d.what,
+          fmtInt(d.result.perSecond),
+          fmtMs(d.result.p50),
+          fmtMs(d.result.p99),
+          cores(d.pgCores),
+        ]),
+        ...(rawRow && http
+          ? [
+              [
+                'raw upsert (above)',
+                fmtInt(rawRow.perSecond),
+                fmtMs(rawRow.p50),
+                fmtMs(rawRow.p99),
+                cores(http.rawCores),
+              ],
+            ]
+          : []),
+      ],
+    );
+  }
+  const elapsed = ((performance.now() - started) / 1000).toFixed(0);
+  process.stdout.write(`\n${md}\n\n(${elapsed} s)\n`);
+  if (WRITE) {
+    await writeSection(
+      '## Statboard ingest',
+      [
+        machine,
+        '',
+        `\`npm run bench:ingest\` (${elapsed} s). ${PLAYERS.toLocaleString('en-US')} players with one session each, ` +
+          `batches exactly as the Fabric mod sends them over ${STAT_KEYS.length} distinct keys, ${SECONDS} s per case, ` +
+          'keep-alive HTTP (autocannon, one request in flight per connection). "raw" = the same `upsertStats` ' +
+          'statement, one per batch with the same rows, sent straight to the database over as many connections ' +
+          '(PGlite: in-process through the same `Db`), measured right after each service case. "cores" = CPU ' +
+          'seconds per wall second of the service process and of the PostgreSQL backends serving it (and of the ' +
+          'backends serving the raw run). RSS = maximum VmRSS of the service process during the case.',
+        '',
+        md,
+        '',
+        analysis(rows, diagnostics),
+      ].join('\n'),
+    );
+    log('wrote "## Statboard ingest" in BENCHMARKS.md');
+  }
+}
+
+await main();

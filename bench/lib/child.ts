@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (bench/lib/../..). */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface RunningServer {
+  pid: number;
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** SIGTERM, then waits for the exit (SIGKILL after 15 s). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node --import tsx <script>` (a path relative to the repository root) with PORT/HOST set and waits
+ * until GET `readyPath` answers 200. Its stderr is kept and shown if it dies early.
+ */
+export async function startServer(
+  script: string,
+  env: Record<string, string>,
+  readyPath: string,
+  timeoutMs = 60_000,
+): Promise<RunningServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let dead = false;
+  void exited.then(() => {
+    dead = true;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (dead) throw new Error(`${script} exited during start-up:\n${stderr}`);
+    try {
+      const res = await fetch(url + readyPath);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${script} was not ready within ${timeoutMs} ms:\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (child.pid === undefined) throw new Error(`${script}: no pid`);
+  return {
+    pid: child.pid,
+    url,
+    async stop() {
+      if (dead) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

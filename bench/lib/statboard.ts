@@ -1,0 +1,68 @@
+import { migrate } from '../../apps/statboard/src/db/migrate.ts';
+import { openDatabase } from '../../apps/statboard/src/db/open.ts';
+import type { Db } from '../../apps/statboard/src/db/types.ts';
+import { READ_SCOPES } from '../../apps/statboard/src/modules/keys/scopes.ts';
+import { buildServices } from '../../apps/statboard/src/services.ts';
+
+export interface BenchWorkspace {
+  workspaceId: string;
+  serverId: string;
+  seasonId: string;
+  /** Client key (ingest:write). */
+  clientToken: string;
+  /** Website key (all read scopes). */
+  websiteToken: string;
+}
+
+/** Where a benchmark's database lives: a PostgreSQL URL, or a PGlite data directory (DATA_DIR). */
+export type DbTarget = { url: string } | { dataDir: string };
+
+/** Opens the target the way the service does (PGlite: under DATA_DIR/pglite, with its pid lock). */
+export function openTarget(target: DbTarget, poolSize = 4): Promise<Db> {
+  return 'url' in target
+    ? openDatabase({ databaseUrl: target.url, dataDir: '/nonexistent', databasePoolSize: poolSize })
+    : openDatabase({ databaseUrl: null, dataDir: target.dataDir, databasePoolSize: 1 });
+}
+
+/**
+ * Migrates and seeds through the service layer (no CLI, no raw SQL): a workspace, the server
+ * mc.example.com:25565, the active season `s1`, a client key and a website key. The handle stays open for
+ * `extra` (bulk SQL seeding) and is closed before this returns.
+ */
+export async function seedStatboard(
+  target: DbTarget,
+  extra?: (db: Db, ws: BenchWorkspace) => Promise<void>,
+): Promise<BenchWorkspace> {
+  const db = await openTarget(target);
+  try {
+    await migrate(db);
+    const services = buildServices(db, { nextUploadAfterSeconds: 60 });
+    const ws = await services.workspaces.create({ name: 'Bench' });
+    const server = await services.servers.create(ws.id, { name: 'Main', hostname: 'mc.example.com', port: 25565 });
+    const season = await services.seasons.create(ws.id, { name: 'Season 1', slug: 's1', active: true });
+    const client = await services.keys.create(ws.id, { name: 'mod', type: 'client', scopes: ['ingest:write'] });
+    const website = await services.keys.create(ws.id, { name: 'site', type: 'website', scopes: [...READ_SCOPES] });
+    const out: BenchWorkspace = {
+      workspaceId: ws.id,
+      serverId: server.id,
+      seasonId: season.id,
+      clientToken: client.secret,
+      websiteToken: website.secret,
+    };
+    if (extra) await extra(db, out);
+    await services.flush();
+    return out;
+  } finally {
+    await db.close();
+  }
+}
+
+export const SERVICE_SCRIPT = 'apps/statboard/src/server.ts';
+export const READY_PATH = '/health/ready';
+
+/** The service's environment for a target: LOG_LEVEL=warn, DATABASE_URL or DATA_DIR. */
+export function serviceEnv(target: DbTarget): Record<string, string> {
+  return 'url' in target
+    ? { DATABASE_URL: target.url, LOG_LEVEL: 'warn', NODE_ENV: 'production' }
+    : { DATABASE_URL: '', DATA_DIR: target.dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+}
