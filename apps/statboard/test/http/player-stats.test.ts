@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Season } from '#src/modules/seasons/service.ts';
+import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
+import { runSecurityMatrix } from '../security-matrix.ts';
+import { at, expectError, getJson, ingestOk, snapshotDb, sql, uuid } from './support.ts';
+
+let ctx: TestContext;
+let fx: Fixture;
+let web: string;
+let s2: Season;
+const PLAYER = uuid();
+
+interface StatsBody {
+  player: { id: string; uuid: string; username: string; public: boolean };
+  season: Season;
+  stats: { key: string; value: number; updated_at: string }[];
+}
+
+// Deliberately not in key order.
+const S1_STATS = [
+  { key: 'minecraft:custom:minecraft:play_time', value: 3600 },
+  { key: 'minecraft.mined:minecraft.stone', value: 42 },
+  { key: 'minecraft.killed:minecraft.zombie', value: 7 },
+  { key: 'hidden:stat', value: 1 },
+];
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  fx = await seedWorkspace(ctx.services, 'Stats');
+  web = fx.keys.website!;
+  await ingestOk(ctx, fx.keys.client!, modBatch({ uuid: PLAYER, username: 'Statful', stats: S1_STATS }));
+  // A second season, now active, with other values.
+  s2 = await ctx.services.seasons.create(fx.workspaceId, { name: 'Season 2', slug: 's2' });
+  await ctx.services.seasons.activate(fx.workspaceId, s2.id);
+  await ingestOk(
+    ctx,
+    fx.keys.client!,
+    modBatch({
+      uuid: PLAYER,
+      username: 'Statful',
+      observedAt: at(100),
+      stats: [{ key: 'minecraft.mined:minecraft.stone', value: 5 }],
+    }),
+  );
+  // No admin route changes definition visibility yet.
+  await sql(ctx, "UPDATE stat_definitions SET public = false WHERE key = 'hidden:stat'");
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const url = (player: string, query = '') => `/api/v1/players/${player}/stats${query}`;
+
+async function stats(query: string, token = web, player = PLAYER): Promise<StatsBody> {
+  const res = await getJson(ctx, token, url(player, query));
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as StatsBody;
+}
+
+runSecurityMatrix('GET /api/v1/players/{uuid}/stats', () => ctx, {
+  method: 'GET',
+  scope: 'stats:read',
+  url: (w) => url(w.playerUuid),
+});
+
+describe('GET /api/v1/players/{uuid}/stats', () => {
+  it('returns {player, season, stats} for the active season by default', async () => {
+    const body = await stats('');
+    expect(Object.keys(body).sort()).toEqual(['player', 'season', 'stats']);
+    expect(Object.keys(body.player).sort()).toEqual(['id', 'public', 'username', 'uuid']);
+    expect(body.player).toMatchObject({ uuid: PLAYER, username: 'Statful', public: true });
+    expect(Object.keys(body.season).sort()).toEqual(['active', 'ended_at', 'id', 'name', 'slug', 'started_at']);
+    expect(body.season).toMatchObject({ id: s2.id, slug: 's2', active: true });
+    expect(body.stats.map((s) => [s.key, s.value])).toEqual([['minecraft.mined:minecraft.stone', 5]]);
+    for (const s of body.stats) {
+      expect(Object.keys(s).sort()).toEqual(['key', 'updated_at', 'value']);
+      expect(Number.isNaN(Date.parse(s.updated_at))).toBe(false);
+    }
+  });
+
+  it('selects a season by slug or by id (any case), sorted by key, public definitions only', async () => {
+    const expected = S1_STATS.filter((s) => s.key !== 'hidden:stat')
+      .map((s) => [s.key, s.value])
+      .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
+    for (const ref of [fx.seasonSlug, fx.seasonId, fx.seasonId.toUpperCase()]) {
+      const body = await stats(`?season=${ref}`);
+      expect(body.season).toMatchObject({ id: fx.seasonId, slug: 's1', active: false });
+      expect(body.stats.map((s) => [s.key, s.value])).toEqual(expected);
+    }
+  });
+
+  it('never returns a non-public definition', async () => {
+    const body = await stats(`?season=${fx.seasonSlug}`);
+    expect(body.stats.map((s) => s.key)).not.toContain('hidden:stat');
+  });
+
+  it('returns 404 NOT_FOUND for an unknown season', async () => {
+    for (const ref of ['nope', uuid(), 'S1', 'x'.repeat(300)]) {
+      expectError(await getJson(ctx, web, url(PLAYER, `?season=${ref}`)), 404, 'NOT_FOUND');
+    }
+  });
+
+  it("returns 404 NOT_FOUND for another workspace's season id", async () => {
+    const other = await seedWorkspace(ctx.services, 'Stats other');
+    expectError(await getJson(ctx, web, url(PLAYER, `?season=${other.seasonId}`)), 404, 'NOT_FOUND');
+  });
+
+  it("returns 403 FORBIDDEN for a season outside the key's season restriction", async () => {
+    const k = await ctx.services.keys.create(fx.workspaceId, {
+      name: 'only s2',
+      type: 'website',
+      scopes: ['stats:read'],
+      season_restrictions: [s2.id],
+    });
+    expectError(await getJson(ctx, k.secret, url(PLAYER, `?season=${fx.seasonSlug}`)), 403, 'FORBIDDEN');
+    expectError(await getJson(ctx, k.secret, url(PLAYER, `?season=${fx.seasonId}`)), 403, 'FORBIDDEN');
+    expect((await stats('', k.secret)).season.id).toBe(s2.id);
+    expect((await stats('?season=s2', k.secret)).season.id).toBe(s2.id);
+  });
+
+  it("returns 403 FORBIDDEN for a player outside the key's player restriction", async () => {
+    const k = await ctx.services.keys.create(fx.workspaceId, {
+      name: 'other player',
+      type: 'website',
+      scopes: ['stats:read'],
+      player_restrictions: [uuid()],
+    });
+    expectError(await getJson(ctx, k.secret, url(PLAYER)), 403, 'FORBIDDEN');
+  });
+
+  it('returns 404 NOT_FOUND for an unknown or non-public player', async () => {
+    expectError(await getJson(ctx, web, url(uuid())), 404, 'NOT_FOUND');
+    const hidden = uuid();
+    await ingestOk(ctx, fx.keys.client!, modBatch({ uuid: hidden, username: 'Shy' }));
+    await sql(ctx, 'UPDATE players SET public = false WHERE uuid = $1', [hidden]);
+    expectError(await getJson(ctx, web, url(hidden)), 404, 'NOT_FOUND');
+  });
+
+  it('accepts the player UUID in upper case', async () => {
+    expect((await stats('', web, PLAYER.toUpperCase())).player.uuid).toBe(PLAYER);
+  });
+
+  it('returns an empty list for a season in which the player has no values', async () => {
+    const player = uuid();
+    await ingestOk(ctx, fx.keys.client!, modBatch({ uuid: player, username: 'Fresh', stats: [] }));
+    expect((await stats('', web, player)).stats).toEqual([]);
+    expect((await stats(`?season=${fx.seasonSlug}`, web, player)).stats).toEqual([]);
+  });
+
+  it('returns 404 NOT_FOUND without a season parameter when no season is active', async () => {
+    const ws = await seedWorkspace(ctx.services, 'Stats inactive');
+    const player = uuid();
+    await ingestOk(ctx, ws.keys.client!, modBatch({ uuid: player, stats: [{ key: 'a:b', value: 1 }] }));
+    // No route deactivates every season: end it directly.
+    await sql(ctx, 'UPDATE seasons SET active = false WHERE workspace_id = $1', [ws.workspaceId]);
+    const before = await snapshotDb(ctx.db);
+    expectError(await getJson(ctx, ws.keys.website!, url(player)), 404, 'NOT_FOUND');
+    expectError(await getJson(ctx, ws.keys.website!, url(player, '?season=')), 404, 'NOT_FOUND');
+    expect(await snapshotDb(ctx.db)).toEqual(before);
+    // Naming the season still works.
+    expect((await stats(`?season=${ws.seasonSlug}`, ws.keys.website!, player)).stats).toHaveLength(1);
+  });
+});
