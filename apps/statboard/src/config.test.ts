@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  it('applies the DECISIONS defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: null,
+      publicUrl: 'http://127.0.0.1:8080',
+      bootstrapToken: null,
+      oidc: null,
+      redisUrl: null,
+      nextUploadAfterSeconds: 60,
+    });
+    expect(c.dataDir).toMatch(/\/data$/);
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('derives PUBLIC_URL from HOST and PORT and strips a trailing slash from an explicit one', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).publicUrl).toBe('http://0.0.0.0:9000');
+    expect(loadConfig({ PUBLIC_URL: 'https://stats.example.com/' }).publicUrl).toBe('https://stats.example.com');
+  });
+
+  it('fails naming every bad variable at once', () => {
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        PUBLIC_URL: 'nope',
+        OIDC_ISSUER: 'http://idp.example.com',
+      });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const msg = (err as Error).message;
+      for (const name of ['PORT', 'DATABASE_URL', 'PUBLIC_URL', 'OIDC_ISSUER', 'OIDC_CLIENT_ID'])
+        expect(msg).toContain(name);
+    }
+  });
+
+  it('accepts an http issuer only on a loopback host', () => {
+    expect(loadConfig({ OIDC_ISSUER: 'http://127.0.0.1:9999', OIDC_CLIENT_ID: 'a' }).oidc?.issuer).toBe(
+      'http://127.0.0.1:9999',
+    );
+    expect(loadConfig({ OIDC_ISSUER: 'http://localhost:9999', OIDC_CLIENT_ID: 'a' }).oidc).not.toBeNull();
+    expect(() => loadConfig({ OIDC_ISSUER: 'http://10.0.0.1', OIDC_CLIENT_ID: 'a' })).toThrow(ConfigError);
+  });
+});
