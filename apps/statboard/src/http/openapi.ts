@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 
 /** Registers the OpenAPI 3.1 document (generated from the route schemas) and the browsable docs. */
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
@@ -23,7 +23,23 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         },
       },
     },
+    // Shared schemas keep their `$id` as the component name (`#/components/schemas/Player`), stable across builds.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transform: ({ schema, url }) => ({ schema: schema && documentedSchema(schema), url }),
   });
   await app.register(swaggerUi, { routePrefix: '/api/v1/docs', uiConfig: { deepLinking: true } });
+}
+
+/**
+ * The route schema as the document shows it. A query parameter with a default is optional for the client even
+ * though the validation schema lists it as required (the default fills it in before the check), so it is shown
+ * as optional. The validation schema itself is left untouched.
+ */
+function documentedSchema(schema: FastifySchema): FastifySchema {
+  const query = schema.querystring as { properties?: Record<string, { default?: unknown }>; required?: string[] };
+  if (!query?.properties || !Array.isArray(query.required)) return schema;
+  const props = query.properties;
+  const required = query.required.filter((name) => props[name]?.default === undefined);
+  if (required.length === query.required.length) return schema;
+  return { ...schema, querystring: { ...query, required } };
 }

@@ -15,6 +15,7 @@ export function leaderboardRoutes(services: Services): FastifyPluginAsyncTypebox
           operationId: 'listLeaderboards',
           summary: 'Ranked values of one public statistic in a season',
           security: [{ bearerAuth: [] }],
+          'x-required-scopes': ['leaderboards:read'],
           querystring: Type.Object({
             season: Type.String({ minLength: 1, description: 'Season id or slug' }),
             stat: Type.String({ minLength: 1, description: 'Public statistic key' }),

@@ -17,6 +17,7 @@ export function playerRoutes(services: Services): FastifyPluginAsyncTypebox {
           operationId: 'listPlayers',
           summary: 'Public players the key may read',
           security: [{ bearerAuth: [] }],
+          'x-required-scopes': ['players:read'],
           querystring: Type.Object({
             search: Type.Optional(Type.String({ maxLength: 64, description: 'Case-insensitive username substring' })),
             page: Type.Integer({ minimum: 1, default: 1 }),
@@ -48,6 +49,7 @@ export function playerRoutes(services: Services): FastifyPluginAsyncTypebox {
           operationId: 'getPlayer',
           summary: 'One public player (a bare Player)',
           security: [{ bearerAuth: [] }],
+          'x-required-scopes': ['players:read'],
           params: PlayerParams,
           response: { 200: PlayerRef, ...errorResponses(401, 403, 404, 429) },
         },
@@ -64,6 +66,7 @@ export function playerRoutes(services: Services): FastifyPluginAsyncTypebox {
           operationId: 'getPlayerStats',
           summary: "A player's statistics in a season (default: the active season)",
           security: [{ bearerAuth: [] }],
+          'x-required-scopes': ['stats:read'],
           params: PlayerParams,
           querystring: Type.Object({ season: Type.Optional(Type.String({ description: 'Season id or slug' })) }),
           response: {

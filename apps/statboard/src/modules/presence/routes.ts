@@ -15,6 +15,7 @@ export function presenceRoutes(services: Services): FastifyPluginAsyncTypebox {
           operationId: 'getOnlinePlayers',
           summary: 'Public players with an open session seen in the last two minutes',
           security: [{ bearerAuth: [] }],
+          'x-required-scopes': ['presence:read'],
           response: {
             200: Type.Object({
               data: Type.Array(

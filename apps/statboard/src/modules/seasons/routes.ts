@@ -15,6 +15,7 @@ export function seasonRoutes(services: Services): FastifyPluginAsyncTypebox {
           operationId: 'listSeasons',
           summary: 'Seasons visible to the key (only its restricted seasons when it has a season restriction)',
           security: [{ bearerAuth: [] }],
+          'x-required-scopes': ['stats:read'],
           response: { 200: Type.Object({ data: Type.Array(SeasonRef) }), ...errorResponses(401, 403, 429) },
         },
       },

@@ -1,0 +1,345 @@
+import { randomUUID } from 'node:crypto';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db, Queryable } from '#src/db/types.ts';
+import {
+  bearer,
+  createTestContext,
+  DB_KIND,
+  type Fixture,
+  modBatch,
+  seedWorkspace,
+  type TestContext,
+} from '../helpers.ts';
+import { isObject, type Json, operationsOf } from './compat.ts';
+
+// ajv-formats is CommonJS with a default export: under NodeNext the callable sits on `.default`.
+const addFormats = formatsModule as unknown as typeof formatsModule.default;
+
+let ctx: TestContext;
+let fx: Fixture;
+let doc: Json;
+let ajv: Ajv2020;
+const validators = new Map<string, ValidateFunction>();
+/** `METHOD path status` of every response checked, for the coverage assertion at the end. */
+const exercised = new Set<string>();
+
+const PLAYER = '3f2b6c1e-8a4d-4e2f-9b1a-2c3d4e5f6a7b';
+const OTHER_PLAYER = '6a1f0f3c-2b8e-4c55-9d0e-7f4a1b2c3d4e';
+const STAT = 'minecraft.mined:minecraft.stone';
+
+function pointerOf(path: string, method: string, status: number): string {
+  const escaped = path.replace(/~/g, '~0').replace(/\//g, '~1');
+  return `openapi.json#/paths/${escaped}/${method}/responses/${status}/content/application~1json/schema`;
+}
+
+/**
+ * Sends a request and checks the response against what the served document declares for (path, method,
+ * status): the status must be declared, a JSON body must match the declared schema, and a status declared
+ * without a body must have none.
+ */
+async function call(
+  template: string,
+  options: InjectOptions & { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string },
+): Promise<LightMyRequestResponse> {
+  const res = await ctx.app.inject(options);
+  const method = options.method.toLowerCase();
+  const where = `${options.method} ${template} → ${res.statusCode} (${options.url})`;
+  const op = (doc.paths as Json)[template];
+  expect(isObject(op) && isObject(op[method]), `${where}: not in the document`).toBe(true);
+  const declared = ((op as Json)[method] as Json).responses as Json;
+  expect(Object.keys(declared), `${where}: status not declared`).toContain(String(res.statusCode));
+  exercised.add(`${options.method} ${template} ${res.statusCode}`);
+
+  const response = declared[String(res.statusCode)] as Json;
+  const content = isObject(response.content) ? response.content : undefined;
+  if (!content) {
+    expect(res.body, `${where}: a body where none is declared`).toBe('');
+    return res;
+  }
+  expect(res.headers['content-type'], where).toMatch(/^application\/json/);
+  const key = `${template} ${method} ${res.statusCode}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv.compile({ $ref: pointerOf(template, method, res.statusCode) });
+    validators.set(key, validate);
+  }
+  const body: unknown = JSON.parse(res.body);
+  const ok = validate(body);
+  expect(ok ? [] : validate.errors, `${where}: body does not match its schema: ${res.body.slice(0, 500)}`).toEqual([]);
+  return res;
+}
+
+/** A database whose every query fails, to see /health/ready answer 503. */
+function unreachable(db: Db): Db {
+  const fail = () => Promise.reject(new Error('connection refused'));
+  return {
+    kind: db.kind,
+    query: fail,
+    exec: fail,
+    transaction: <T>(_fn: (tx: Queryable) => Promise<T>) => fail() as Promise<T>,
+    close: () => Promise.resolve(),
+  };
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  fx = await seedWorkspace(ctx.services);
+  const res = await ctx.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+  doc = JSON.parse(res.body) as Json;
+  ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+  addFormats(ajv);
+  ajv.addSchema(doc, 'openapi.json');
+}, 60_000);
+
+afterAll(async () => {
+  await ctx?.close();
+});
+
+describe(`responses match the served OpenAPI document (${DB_KIND})`, () => {
+  describe('health', () => {
+    for (const prefix of ['', '/api/v1']) {
+      it(`answers ${prefix}/health/live and ${prefix}/health/ready with {status: ok}`, async () => {
+        await call(`${prefix}/health/live`, { method: 'GET', url: `${prefix}/health/live` });
+        const ready = await call(`${prefix}/health/ready`, { method: 'GET', url: `${prefix}/health/ready` });
+        expect(ready.json()).toEqual({ status: 'ok' });
+      });
+    }
+
+    it('answers /health/ready with 503 {status: unavailable} when the database is unreachable', async () => {
+      const { buildApp } = await import('#src/app.ts');
+      const broken = await buildApp({ config: ctx.config, services: { ...ctx.services, db: unreachable(ctx.db) } });
+      try {
+        const res = await broken.inject({ method: 'GET', url: '/health/ready' });
+        expect(res.statusCode).toBe(503);
+        const schema = ajv.compile({ $ref: pointerOf('/health/ready', 'get', 503) });
+        expect(schema(res.json())).toBe(true);
+        expect(res.json()).toEqual({ status: 'unavailable' });
+        exercised.add('GET /health/ready 503');
+      } finally {
+        await broken.close();
+      }
+    });
+  });
+
+  describe('POST /api/v1/ingest/batch', () => {
+    const T = '/api/v1/ingest/batch';
+    const post = (body: unknown, headers: Record<string, string> = bearer(fx.keys.client!)) =>
+      call(T, { method: 'POST', url: T, headers, payload: body as Record<string, unknown> });
+
+    it('accepts a batch of the real mod (200)', async () => {
+      const res = await post(modBatch({ stats: [{ key: STAT, value: 42 }] }));
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ accepted: true });
+    });
+
+    it('accepts a batch of a second player (200)', async () => {
+      const res = await post(modBatch({ uuid: OTHER_PLAYER, username: 'Alex' }));
+      expect(res.statusCode).toBe(200);
+    });
+
+    it('refuses a missing, malformed or unknown key (401)', async () => {
+      expect((await post(modBatch(), {})).statusCode).toBe(401);
+      expect((await post(modBatch(), { authorization: 'Bearer nope' })).statusCode).toBe(401);
+      const unknown = `stb_client_${randomUUID()}_${'A'.repeat(43)}`;
+      expect((await post(modBatch(), bearer(unknown))).statusCode).toBe(401);
+    });
+
+    it('refuses a key without ingest:write (403)', async () => {
+      expect((await post(modBatch(), bearer(fx.keys.website!))).statusCode).toBe(403);
+    });
+
+    it('refuses a player outside the key restriction (403)', async () => {
+      const k = await ctx.services.keys.create(fx.workspaceId, {
+        name: 'only one',
+        type: 'client',
+        scopes: ['ingest:write'],
+        player_restrictions: [randomUUID()],
+      });
+      expect((await post(modBatch(), bearer(k.secret))).statusCode).toBe(403);
+    });
+
+    it('refuses unparseable JSON (400)', async () => {
+      const res = await call(T, {
+        method: 'POST',
+        url: T,
+        headers: { ...bearer(fx.keys.client!), 'content-type': 'application/json' },
+        payload: '{"protocol_version": 1,',
+      });
+      expect(res.statusCode).toBe(400);
+    });
+
+    it('refuses a body over 1 MiB (413)', async () => {
+      const res = await call(T, {
+        method: 'POST',
+        url: T,
+        headers: { ...bearer(fx.keys.client!), 'content-type': 'application/json' },
+        payload: JSON.stringify({ ...modBatch(), padding: 'x'.repeat(1024 * 1024) }),
+      });
+      expect(res.statusCode).toBe(413);
+    });
+
+    it('refuses an invalid batch with field details (422)', async () => {
+      const res = await post({ ...modBatch(), player: { uuid: 'nope', username: '' } });
+      expect(res.statusCode).toBe(422);
+      expect(Object.keys(res.json().error.details)).toContain('player.uuid');
+    });
+
+    it('refuses an unregistered server (404)', async () => {
+      expect((await post(modBatch({ hostname: 'unknown.example.com' }))).statusCode).toBe(404);
+    });
+  });
+
+  describe('GET /api/v1/players', () => {
+    const T = '/api/v1/players';
+    const get = (query = '', key = fx.keys.website!) =>
+      call(T, { method: 'GET', url: `${T}${query}`, headers: bearer(key) });
+
+    it('lists players with pagination (200)', async () => {
+      const res = await get('?per_page=1&search=ste');
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data[0].uuid).toBe(PLAYER);
+    });
+
+    it('refuses no key (401) and a key without players:read (403)', async () => {
+      expect((await call(T, { method: 'GET', url: T })).statusCode).toBe(401);
+      expect((await get('', fx.keys.client!)).statusCode).toBe(403);
+    });
+
+    it('refuses per_page outside 1–100 (422)', async () => {
+      expect((await get('?per_page=0')).statusCode).toBe(422);
+      expect((await get('?page=0')).statusCode).toBe(422);
+    });
+  });
+
+  describe('GET /api/v1/players/{player}', () => {
+    const T = '/api/v1/players/{player}';
+    const get = (player: string, key = fx.keys.website!) =>
+      call(T, { method: 'GET', url: `/api/v1/players/${player}`, headers: bearer(key) });
+
+    it('returns a bare Player (200)', async () => {
+      const res = await get(PLAYER);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ uuid: PLAYER, username: 'Steve', public: true });
+    });
+
+    it('refuses no key (401), a key without players:read (403) and a player outside the restriction (403)', async () => {
+      expect((await call(T, { method: 'GET', url: `/api/v1/players/${PLAYER}` })).statusCode).toBe(401);
+      expect((await get(PLAYER, fx.keys.client!)).statusCode).toBe(403);
+      const k = await ctx.services.keys.create(fx.workspaceId, {
+        name: 'other player',
+        type: 'website',
+        scopes: ['players:read', 'stats:read'],
+        player_restrictions: [OTHER_PLAYER],
+      });
+      expect((await get(PLAYER, k.secret)).statusCode).toBe(403);
+    });
+
+    it('answers 404 for an unknown player and for a malformed UUID', async () => {
+      expect((await get(randomUUID())).statusCode).toBe(404);
+      expect((await get('not-a-uuid')).statusCode).toBe(404);
+    });
+  });
+
+  describe('GET /api/v1/players/{player}/stats', () => {
+    const T = '/api/v1/players/{player}/stats';
+    const get = (player: string, query = '', key = fx.keys.website!) =>
+      call(T, { method: 'GET', url: `/api/v1/players/${player}/stats${query}`, headers: bearer(key) });
+
+    it('returns the stats of the active season and of a season by slug (200)', async () => {
+      const res = await get(PLAYER);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().stats).toEqual([expect.objectContaining({ key: STAT, value: 42 })]);
+      expect((await get(PLAYER, `?season=${fx.seasonSlug}`)).statusCode).toBe(200);
+    });
+
+    it('refuses no key (401) and a key without stats:read (403)', async () => {
+      expect((await call(T, { method: 'GET', url: `/api/v1/players/${PLAYER}/stats` })).statusCode).toBe(401);
+      expect((await get(PLAYER, '', fx.keys.client!)).statusCode).toBe(403);
+    });
+
+    it('answers 404 for an unknown season or player and for a malformed UUID', async () => {
+      expect((await get(PLAYER, '?season=nope')).statusCode).toBe(404);
+      expect((await get(randomUUID())).statusCode).toBe(404);
+      expect((await get('not-a-uuid')).statusCode).toBe(404);
+    });
+  });
+
+  describe('GET /api/v1/leaderboards', () => {
+    const T = '/api/v1/leaderboards';
+    const get = (query: string, key = fx.keys.website!) =>
+      call(T, { method: 'GET', url: `${T}${query}`, headers: bearer(key) });
+
+    it('ranks a public statistic (200)', async () => {
+      const res = await get(`?season=${fx.seasonSlug}&stat=${encodeURIComponent(STAT)}&limit=5`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().entries[0]).toMatchObject({ rank: 1, value: 42 });
+    });
+
+    it('refuses no key (401) and a key without leaderboards:read (403)', async () => {
+      expect((await call(T, { method: 'GET', url: `${T}?season=s1&stat=x:y` })).statusCode).toBe(401);
+      expect((await get('?season=s1&stat=x:y', fx.keys.client!)).statusCode).toBe(403);
+    });
+
+    it('answers 404 for an unknown statistic or season and 422 without a stat', async () => {
+      expect((await get(`?season=${fx.seasonSlug}&stat=nope:nope`)).statusCode).toBe(404);
+      expect((await get(`?season=nope&stat=${encodeURIComponent(STAT)}`)).statusCode).toBe(404);
+      expect((await get(`?season=${fx.seasonSlug}`)).statusCode).toBe(422);
+    });
+  });
+
+  describe('GET /api/v1/online', () => {
+    const T = '/api/v1/online';
+
+    it('lists the players online (200)', async () => {
+      const res = await call(T, { method: 'GET', url: T, headers: bearer(fx.keys.website!) });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.map((p: { player: { uuid: string } }) => p.player.uuid)).toContain(PLAYER);
+    });
+
+    it('refuses no key (401) and a key without presence:read (403)', async () => {
+      expect((await call(T, { method: 'GET', url: T })).statusCode).toBe(401);
+      expect((await call(T, { method: 'GET', url: T, headers: bearer(fx.keys.client!) })).statusCode).toBe(403);
+    });
+  });
+
+  describe('GET /api/v1/seasons', () => {
+    const T = '/api/v1/seasons';
+
+    it('lists the seasons (200)', async () => {
+      const res = await call(T, { method: 'GET', url: T, headers: bearer(fx.keys.website!) });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toEqual([expect.objectContaining({ slug: fx.seasonSlug, active: true })]);
+    });
+
+    it('refuses no key (401) and a key without stats:read (403)', async () => {
+      expect((await call(T, { method: 'GET', url: T })).statusCode).toBe(401);
+      expect((await call(T, { method: 'GET', url: T, headers: bearer(fx.keys.client!) })).statusCode).toBe(403);
+    });
+
+    it('refuses a revoked key (401)', async () => {
+      const k = await ctx.services.keys.create(fx.workspaceId, {
+        name: 'gone',
+        type: 'website',
+        scopes: ['stats:read'],
+      });
+      await ctx.services.keys.revoke(fx.workspaceId, k.data.id);
+      expect((await call(T, { method: 'GET', url: T, headers: bearer(k.secret) })).statusCode).toBe(401);
+    });
+  });
+
+  it('exercised the success, 401 and 403 responses of every API-key route', () => {
+    const missing: string[] = [];
+    for (const { path, method, op } of operationsOf(doc)) {
+      const security = Array.isArray(op.security) ? op.security : [];
+      if (!security.some((s) => isObject(s) && 'bearerAuth' in s)) continue;
+      for (const status of ['200', '401', '403']) {
+        const k = `${method.toUpperCase()} ${path} ${status}`;
+        if (!exercised.has(k)) missing.push(k);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
