@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IngestItem } from '#src/modules/ingest/writer.ts';
+import { IngestWriter } from '#src/modules/ingest/writer.ts';
+import { createTestContext, DB_KIND, type Fixture, seedWorkspace, type TestContext } from '../helpers.ts';
+
+let ctx: TestContext;
+let fx: Fixture;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  fx = await seedWorkspace(ctx.services);
+});
+afterAll(() => ctx.close());
+
+function item(over: Partial<IngestItem> & { uuid?: string } = {}): IngestItem {
+  return {
+    workspaceId: fx.workspaceId,
+    seasonId: fx.seasonId,
+    serverId: fx.serverId,
+    player: { uuid: over.uuid ?? randomUUID(), username: 'P' },
+    sessionId: randomUUID(),
+    observedAt: new Date(),
+    client: { modVersion: '1', gameVersion: '1.21', loaderVersion: null },
+    stats: [{ key: 'minecraft.custom:minecraft.jump', value: 1 }],
+    events: [],
+    ...over,
+  };
+}
+
+const count = async (table: string) =>
+  (await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
+
+describe(`group commit (${DB_KIND})`, () => {
+  it('writes many concurrent batches and resolves each only after its data is committed', async () => {
+    const writer = new IngestWriter(ctx.db, 2);
+    const items = Array.from({ length: 60 }, (_, i) =>
+      item({
+        stats: Array.from({ length: 20 }, (_, j) => ({ key: `minecraft.mined:minecraft.b${j}`, value: i * 100 + j })),
+      }),
+    );
+    await Promise.all(
+      items.map(async (it) => {
+        await writer.submit(it);
+        const rows = await ctx.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM player_stats s JOIN players p ON p.id = s.player_id WHERE p.uuid = $1',
+          [it.player.uuid],
+        );
+        expect(rows[0]!.n).toBe(20);
+      }),
+    );
+  });
+
+  it('keeps the latest observation when one group holds two batches of the same player', async () => {
+    const writer = new IngestWriter(ctx.db, 1);
+    const uuid = randomUUID();
+    const key = 'minecraft.custom:minecraft.walk_one_cm';
+    const t = Date.now();
+    await Promise.all([
+      writer.submit(item({ uuid, observedAt: new Date(t), stats: [{ key, value: 10 }] })),
+      writer.submit(item({ uuid, observedAt: new Date(t + 1000), stats: [{ key, value: 30 }] })),
+      writer.submit(item({ uuid, observedAt: new Date(t - 1000), stats: [{ key, value: 5 }] })),
+    ]);
+    const rows = await ctx.db.query<{ value: number }>(
+      'SELECT s.value FROM player_stats s JOIN players p ON p.id = s.player_id JOIN stat_definitions d ON d.id = s.stat_id WHERE p.uuid = $1 AND d.key = $2',
+      [uuid, key],
+    );
+    expect(rows).toEqual([{ value: 30 }]);
+  });
+
+  it('fails only the bad batch of a group and commits the others', async () => {
+    const writer = new IngestWriter(ctx.db, 1);
+    const before = await count('players');
+    // Occupy the only slot so the next three form one group.
+    const first = writer.submit(item());
+    const good1 = writer.submit(item());
+    const bad = writer.submit(item({ seasonId: randomUUID() })); // no such season: foreign key violation
+    const good2 = writer.submit(item());
+    await first;
+    await expect(good1).resolves.toBeUndefined();
+    await expect(bad).rejects.toThrow();
+    await expect(good2).resolves.toBeUndefined();
+    expect(await count('players')).toBe(before + 3);
+  });
+
+  it('stores each event once per workspace even when a group holds the same event twice', async () => {
+    const writer = new IngestWriter(ctx.db, 1);
+    const id = randomUUID();
+    const ev = { id, type: 'SESSION_STARTED', occurredAt: new Date().toISOString(), payload: {} };
+    const uuid = randomUUID();
+    await Promise.all([
+      writer.submit(item({ uuid, events: [ev] })),
+      writer.submit(item({ uuid, events: [{ ...ev, type: 'OTHER' }] })),
+    ]);
+    await writer.submit(item({ uuid, events: [ev] }));
+    const rows = await ctx.db.query<{ type: string }>('SELECT type FROM events WHERE id = $1', [id]);
+    expect(rows).toEqual([{ type: 'SESSION_STARTED' }]);
+  });
+});
