@@ -133,19 +133,23 @@ export function adminKeyRoutes(services: Services, config: Config): FastifyPlugi
       '/admin/api-keys/:key/rotate',
       {
         onRequest: write,
+        // The body is optional: no body means no grace period.
+        preValidation: async (request) => {
+          if (request.body === undefined || request.body === null) request.body = {};
+        },
         schema: {
           tags: ['Admin'],
           operationId: 'rotateApiKey',
           summary: 'Issues a new key with the same settings and revokes the old one (after grace_seconds, if given)',
           security: Security,
           params: KeyParams,
-          body: Type.Optional(RotateApiKeyRequest),
+          body: RotateApiKeyRequest,
           response: { 200: Type.Ref(CreateApiKeyResponse), ...adminErrors(400, 401, 403, 404, 409, 422) },
         },
       },
       async (request) => {
         const ws = memberOf(request).workspaceId;
-        const grace = request.body?.grace_seconds ?? 0;
+        const grace = request.body.grace_seconds ?? 0;
         const rotated = await change(services, request, async (s, audit) => {
           const before = await s.keys.get(ws, request.params.key);
           const out = await s.keys.rotate(ws, before.id, grace);
