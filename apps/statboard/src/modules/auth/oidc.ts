@@ -175,7 +175,10 @@ export class OidcClient {
       );
     }
     this.log.warn({ err }, 'OIDC response failed verification');
-    const detail = err instanceof Error ? err.message : 'invalid response';
+    // openid-client wraps oauth4webapi's error, which names the failed check (nonce, iss, aud, signature…).
+    const message = err instanceof Error ? err.message : 'invalid response';
+    const cause = err instanceof Error ? err.cause : undefined;
+    const detail = cause instanceof Error ? `${message}: ${cause.message}` : message;
     return new AppError(
       'BAD_REQUEST',
       `Login failed: the identity provider's answer did not pass verification (${detail}). Start the login again.`,
