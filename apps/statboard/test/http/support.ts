@@ -12,23 +12,27 @@ export type DbSnapshot = Record<string, { n: number; h: string }>;
  * background flush (not by requests), which may fire while a long test runs.
  */
 export async function snapshotDb(db: Db): Promise<DbSnapshot> {
-  const tables = await db.query<{ t: string }>(
-    `SELECT table_name AS t FROM information_schema.tables
-     WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
-  );
-  const out: DbSnapshot = {};
-  for (const { t } of tables) {
-    const row = (
-      await db.query<{ n: number; h: string | null }>(
-        `SELECT count(*)::int AS n,
-           md5(string_agg((to_jsonb(x) - 'last_used_at')::text, '|' ORDER BY (to_jsonb(x) - 'last_used_at')::text)) AS h
-         FROM "${t}" x`,
+  let query = snapshotQueries.get(db);
+  if (query === undefined) {
+    const tables = await db.query<{ t: string }>(
+      `SELECT table_name AS t FROM information_schema.tables
+       WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+    );
+    const row = "(to_jsonb(x) - 'last_used_at')::text";
+    query = tables
+      .map(
+        ({ t }) =>
+          `SELECT '${t}' AS t, count(*)::int AS n, coalesce(md5(string_agg(${row}, '|' ORDER BY ${row})), '') AS h FROM "${t}" x`,
       )
-    )[0]!;
-    out[t] = { n: row.n, h: row.h ?? '' };
+      .join(' UNION ALL ');
+    snapshotQueries.set(db, query);
   }
+  const out: DbSnapshot = {};
+  for (const r of await db.query<{ t: string; n: number; h: string }>(query)) out[r.t] = { n: r.n, h: r.h };
   return out;
 }
+
+const snapshotQueries = new WeakMap<Db, string>();
 
 /** Counts rows of one table (assertions only; fixtures are built through the services). */
 export async function countRows(db: Db, table: string, where = 'true', params: unknown[] = []): Promise<number> {
