@@ -60,7 +60,10 @@ export function authRoutes({ config, services, oidc, unavailableReason }: AuthDe
           querystring: Type.Object({
             return_to: Type.Optional(Type.String({ description: 'Local path to return to after login' })),
           }),
-          response: { ...errorResponses(400, 503) },
+          response: {
+            302: Type.Null({ description: 'Redirect to the identity provider' }),
+            ...errorResponses(400, 503),
+          },
         },
       },
       async (request, reply) => {
@@ -90,7 +93,10 @@ export function authRoutes({ config, services, oidc, unavailableReason }: AuthDe
           summary: "The provider's redirect back: verifies the login, starts a session, redirects to return_to",
           security: [],
           querystring: Type.Object({}, { additionalProperties: true }),
-          response: { ...errorResponses(400, 503) },
+          response: {
+            303: Type.Null({ description: 'Signed in: redirect to return_to with the session cookie set' }),
+            ...errorResponses(400, 503),
+          },
         },
       },
       async (request, reply) => {
@@ -127,7 +133,11 @@ export function authRoutes({ config, services, oidc, unavailableReason }: AuthDe
           operationId: 'logout',
           summary: 'Ends the session: 204 for Accept: application/json, else 303 to /',
           security: [{ sessionCookie: [] }],
-          response: { 204: Type.Null({ description: 'Signed out' }), ...errorResponses(403) },
+          response: {
+            204: Type.Null({ description: 'Signed out' }),
+            303: Type.Null({ description: 'Signed out: redirect to /' }),
+            ...errorResponses(403),
+          },
         },
       },
       async (request, reply: FastifyReply) => {
