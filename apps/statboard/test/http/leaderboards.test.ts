@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { runSecurityMatrix } from '../security-matrix.ts';
-import { expectError, expectInvalid, getJson, ingestOk, snapshotDb, sql, uuid } from './support.ts';
+import { expectError, expectInvalid, getJson, ingestOk, mutate, snapshotDb, uuid } from './support.ts';
 
 let ctx: TestContext;
 let fx: Fixture;
@@ -53,9 +53,9 @@ beforeAll(async () => {
     { key: TIME, value: 1 },
   ]);
   // No admin routes yet for player visibility and definition settings.
-  await sql(ctx, 'UPDATE players SET public = false WHERE uuid = $1', [P.hidden]);
-  await sql(ctx, 'UPDATE stat_definitions SET public = false WHERE key = $1', [HIDDEN_STAT]);
-  await sql(ctx, "UPDATE stat_definitions SET sort_order = 'asc' WHERE key = $1", [TIME]);
+  await mutate(ctx, fx.workspaceId, 'UPDATE players SET public = false WHERE uuid = $1', [P.hidden]);
+  await mutate(ctx, fx.workspaceId, 'UPDATE stat_definitions SET public = false WHERE key = $1', [HIDDEN_STAT]);
+  await mutate(ctx, fx.workspaceId, "UPDATE stat_definitions SET sort_order = 'asc' WHERE key = $1", [TIME]);
   // 105 players for the limit cases.
   await Promise.all(Array.from({ length: 105 }, (_, i) => post(uuid(), `Many${i}`, [{ key: MANY, value: i }])));
 });
@@ -106,8 +106,9 @@ describe('GET /api/v1/leaderboards', () => {
 
   it('breaks a tie of value and updated_at by player UUID', async () => {
     const [lo, hi] = [P.second, P.third].sort();
-    await sql(
+    await mutate(
       ctx,
+      fx.workspaceId,
       `UPDATE player_stats SET updated_at = '2026-01-01T00:00:00Z'
        WHERE stat_id = (SELECT id FROM stat_definitions WHERE key = $1) AND player_id IN
          (SELECT id FROM players WHERE uuid = ANY($2::uuid[]))`,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { runSecurityMatrix } from '../security-matrix.ts';
-import { getJson, ingestOk, snapshotDb, sql, uuid } from './support.ts';
+import { getJson, ingestOk, mutate, snapshotDb, sql, uuid } from './support.ts';
 
 let ctx: TestContext;
 let fx: Fixture;
@@ -36,10 +36,12 @@ async function join(username: string, session = uuid(), player = uuid()): Promis
 
 /** Moves a session's last heartbeat into the past (no route can). */
 async function age(session: string, seconds: number): Promise<void> {
-  await sql(ctx, `UPDATE game_sessions SET last_seen_at = now() - make_interval(secs => $2) WHERE session_id = $1`, [
-    session,
-    seconds,
-  ]);
+  await mutate(
+    ctx,
+    fx.workspaceId,
+    `UPDATE game_sessions SET last_seen_at = now() - make_interval(secs => $2) WHERE session_id = $1`,
+    [session, seconds],
+  );
 }
 
 runSecurityMatrix('GET /api/v1/online', () => ctx, {
@@ -98,7 +100,7 @@ describe('GET /api/v1/online', () => {
 
   it('lists public players only', async () => {
     const { player } = await join('Private');
-    await sql(ctx, 'UPDATE players SET public = false WHERE uuid = $1', [player]);
+    await mutate(ctx, fx.workspaceId, 'UPDATE players SET public = false WHERE uuid = $1', [player]);
     expect(await uuidsOnline()).not.toContain(player);
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Season } from '#src/modules/seasons/service.ts';
 import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { runSecurityMatrix } from '../security-matrix.ts';
-import { at, expectError, getJson, ingestOk, snapshotDb, sql, uuid } from './support.ts';
+import { at, expectError, getJson, ingestOk, mutate, snapshotDb, uuid } from './support.ts';
 
 let ctx: TestContext;
 let fx: Fixture;
@@ -43,7 +43,7 @@ beforeAll(async () => {
     }),
   );
   // No admin route changes definition visibility yet.
-  await sql(ctx, "UPDATE stat_definitions SET public = false WHERE key = 'hidden:stat'");
+  await mutate(ctx, fx.workspaceId, "UPDATE stat_definitions SET public = false WHERE key = 'hidden:stat'");
 });
 afterAll(async () => {
   await ctx?.close();
@@ -132,7 +132,7 @@ describe('GET /api/v1/players/{uuid}/stats', () => {
     expectError(await getJson(ctx, web, url(uuid())), 404, 'NOT_FOUND');
     const hidden = uuid();
     await ingestOk(ctx, fx.keys.client!, modBatch({ uuid: hidden, username: 'Shy' }));
-    await sql(ctx, 'UPDATE players SET public = false WHERE uuid = $1', [hidden]);
+    await mutate(ctx, fx.workspaceId, 'UPDATE players SET public = false WHERE uuid = $1', [hidden]);
     expectError(await getJson(ctx, web, url(hidden)), 404, 'NOT_FOUND');
   });
 
@@ -152,7 +152,7 @@ describe('GET /api/v1/players/{uuid}/stats', () => {
     const player = uuid();
     await ingestOk(ctx, ws.keys.client!, modBatch({ uuid: player, stats: [{ key: 'a:b', value: 1 }] }));
     // No route deactivates every season: end it directly.
-    await sql(ctx, 'UPDATE seasons SET active = false WHERE workspace_id = $1', [ws.workspaceId]);
+    await mutate(ctx, ws.workspaceId, 'UPDATE seasons SET active = false WHERE workspace_id = $1', [ws.workspaceId]);
     const before = await snapshotDb(ctx.db);
     expectError(await getJson(ctx, ws.keys.website!, url(player)), 404, 'NOT_FOUND');
     expectError(await getJson(ctx, ws.keys.website!, url(player, '?season=')), 404, 'NOT_FOUND');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { runSecurityMatrix } from '../security-matrix.ts';
-import { expectError, expectInvalid, getJson, ingestOk, snapshotDb, sql, uuid } from './support.ts';
+import { expectError, expectInvalid, getJson, ingestOk, mutate, snapshotDb, uuid } from './support.ts';
 
 let ctx: TestContext;
 let fx: Fixture;
@@ -35,7 +35,7 @@ beforeAll(async () => {
   for (const n of NAMES) uuids.set(n, await addPlayer(n));
   uuids.set(HIDDEN, await addPlayer(HIDDEN));
   // No admin route sets visibility yet: hide one player directly.
-  await sql(ctx, 'UPDATE players SET public = false WHERE uuid = $1', [uuids.get(HIDDEN)]);
+  await mutate(ctx, fx.workspaceId, 'UPDATE players SET public = false WHERE uuid = $1', [uuids.get(HIDDEN)]);
 });
 afterAll(async () => {
   await ctx?.close();

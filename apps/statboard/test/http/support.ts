@@ -112,6 +112,21 @@ export function sql(ctx: TestContext, text: string, params: unknown[] = []): Pro
   return ctx.db.query(text, params);
 }
 
+/**
+ * Changes state that no route can change yet (player or definition visibility, sort order, session age), then
+ * tells the service caches, where there are any, that everything of the workspace may be stale.
+ */
+export async function mutate(
+  ctx: TestContext,
+  workspaceId: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<void> {
+  await ctx.db.query(text, params);
+  const bus = (ctx.db as { changes?: { publish(change: unknown): Promise<void> } }).changes;
+  for (const topic of ['season', 'definition', 'player', 'values']) await bus?.publish({ topic, workspaceId });
+}
+
 /** A random canonical UUID (v4). */
 export function uuid(): string {
   return crypto.randomUUID();

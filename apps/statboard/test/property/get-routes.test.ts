@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
-import { type DbSnapshot, expectError, ingestOk, snapshotDb, sql } from '../http/support.ts';
+import { type DbSnapshot, expectError, ingestOk, mutate, snapshotDb } from '../http/support.ts';
 import { nastyString, pathSegment, percentEncode, queryString } from './arbitraries.ts';
 
 /**
@@ -34,7 +34,7 @@ beforeAll(async () => {
     fx.keys.client!,
     modBatch({ uuid: crypto.randomUUID(), username: 'a_b%c', sessionId: crypto.randomUUID() }),
   );
-  await sql(ctx, "UPDATE players SET public = false WHERE username = 'a_b%c'");
+  await mutate(ctx, fx.workspaceId, "UPDATE players SET public = false WHERE username = 'a_b%c'");
   const k = await ctx.services.keys.create(fx.workspaceId, {
     name: 'restricted',
     type: 'integration',
