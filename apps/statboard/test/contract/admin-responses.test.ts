@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTeam, PLAYER_UUID, STAT_KEY, type Team } from '../admin/support/team.ts';
+import { type Browser, createWorld, type World } from '../admin/support/world.ts';
+import { bearer, DB_KIND } from '../helpers.ts';
+import type { Json } from './compat.ts';
+import { Conformance } from './conformance.ts';
+
+let w: World;
+let team: Team;
+let conformance: Conformance;
+
+/** A request of a signed-in browser (or none: no cookie), checked against the served document. */
+async function call(
+  who: Browser | null,
+  method: 'GET' | 'POST' | 'PUT',
+  template: string,
+  url: string,
+  opts: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<LightMyRequestResponse> {
+  const res = who
+    ? await who.app(method, url, opts)
+    : await w.app.inject({
+        method,
+        url,
+        headers: { origin: w.config.publicUrl, ...opts.headers },
+        ...(opts.body === undefined ? {} : { payload: opts.body as object }),
+      });
+  conformance.check(method, template, res, url);
+  return res;
+}
+
+beforeAll(async () => {
+  w = await createWorld();
+  team = await buildTeam(w);
+  const res = await w.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+  conformance = new Conformance(JSON.parse(res.body) as Json);
+}, 120_000);
+
+afterAll(async () => {
+  await w?.close();
+});
+
+const owner = () => team.browsers.owner;
+const admin = () => team.browsers.admin;
+const readonly = () => team.browsers.readonly;
+const analyst = () => team.browsers.analyst;
+
+describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () => {
+  it('GET /admin/me: 200 signed in, 401 without a session, 403 with an API key', async () => {
+    const T = '/api/v1/admin/me';
+    expect((await call(owner(), 'GET', T, T)).json()).toMatchObject({ role: 'owner', needs_bootstrap: false });
+    expect((await call(team.browsers.none, 'GET', T, T)).json()).toMatchObject({ role: null });
+    expect((await call(null, 'GET', T, T)).statusCode).toBe(401);
+    expect((await call(null, 'GET', T, T, { headers: bearer(team.websiteToken) })).statusCode).toBe(403);
+  });
+
+  describe('API keys', () => {
+    const LIST = '/api/v1/admin/api-keys';
+    const ONE = '/api/v1/admin/api-keys/{key}';
+    let keyId: string;
+
+    it('lists (200), refuses no session (401) and a user without a role (403)', async () => {
+      const res = await call(readonly(), 'GET', LIST, LIST);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).not.toContain(team.websiteToken.split('_').slice(3).join('_'));
+      expect((await call(null, 'GET', LIST, LIST)).statusCode).toBe(401);
+      expect((await call(team.browsers.none, 'GET', LIST, LIST)).statusCode).toBe(403);
+    });
+
+    it('creates (201), refuses a bad type/scope pair (422), bad JSON (400) and a read-only user (403)', async () => {
+      const body = { name: 'site', type: 'website', scopes: ['players:read'], player_restrictions: [PLAYER_UUID] };
+      const res = await call(admin(), 'POST', LIST, LIST, { body });
+      expect(res.statusCode).toBe(201);
+      keyId = res.json().data.id;
+      expect(res.json().secret).toMatch(/^stb_website_/);
+      const bad = await call(admin(), 'POST', LIST, LIST, { body: { ...body, type: 'client' } });
+      expect(bad.statusCode).toBe(422);
+      const unparseable = await call(admin(), 'POST', LIST, LIST, {
+        body: '{"name":',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(unparseable.statusCode).toBe(400);
+      expect((await call(readonly(), 'POST', LIST, LIST, { body })).statusCode).toBe(403);
+      expect((await call(null, 'POST', LIST, LIST, { body })).statusCode).toBe(401);
+    });
+
+    it('updates (200), answers 404 for an unknown key and 422 for an invalid body', async () => {
+      const body = { name: 'site 2', scopes: ['players:read', 'stats:read'] };
+      expect((await call(admin(), 'PUT', ONE, `${LIST}/${keyId}`, { body })).statusCode).toBe(200);
+      expect((await call(admin(), 'PUT', ONE, `${LIST}/${randomUUID()}`, { body })).statusCode).toBe(404);
+      expect((await call(admin(), 'PUT', ONE, `${LIST}/${keyId}`, { body: { name: '' } })).statusCode).toBe(422);
+      expect((await call(readonly(), 'PUT', ONE, `${LIST}/${keyId}`, { body })).statusCode).toBe(403);
+      expect((await call(null, 'PUT', ONE, `${LIST}/${keyId}`, { body })).statusCode).toBe(401);
+    });
+
+    it('rotates (200) and revokes (204), 404 for an unknown key, 401/403 without rights', async () => {
+      const ROTATE = `${ONE}/rotate`;
+      const REVOKE = `${ONE}/revoke`;
+      const rotated = await call(admin(), 'POST', ROTATE, `${LIST}/${keyId}/rotate`, { body: {} });
+      expect(rotated.statusCode).toBe(200);
+      const newId = rotated.json().data.id as string;
+      expect((await call(admin(), 'POST', ROTATE, `${LIST}/${randomUUID()}/rotate`, { body: {} })).statusCode).toBe(
+        404,
+      );
+      expect((await call(readonly(), 'POST', ROTATE, `${LIST}/${newId}/rotate`, { body: {} })).statusCode).toBe(403);
+      expect((await call(null, 'POST', ROTATE, `${LIST}/${newId}/rotate`, { body: {} })).statusCode).toBe(401);
+      expect((await call(admin(), 'POST', REVOKE, `${LIST}/${newId}/revoke`)).statusCode).toBe(204);
+      expect((await call(admin(), 'POST', REVOKE, `${LIST}/${randomUUID()}/revoke`)).statusCode).toBe(404);
+      expect((await call(readonly(), 'POST', REVOKE, `${LIST}/${newId}/revoke`)).statusCode).toBe(403);
+      expect((await call(null, 'POST', REVOKE, `${LIST}/${newId}/revoke`)).statusCode).toBe(401);
+    });
+  });
+
+  describe('servers and seasons', () => {
+    it('lists, creates, updates servers; 409 on a duplicate, 404 unknown, 422 invalid', async () => {
+      const LIST = '/api/v1/admin/servers';
+      const ONE = '/api/v1/admin/servers/{server}';
+      expect((await call(readonly(), 'GET', LIST, LIST)).statusCode).toBe(200);
+      const body = { name: 'Lobby', hostname: 'lobby.example.com', port: 25566 };
+      const created = await call(admin(), 'POST', LIST, LIST, { body });
+      expect(created.statusCode).toBe(201);
+      expect((await call(admin(), 'POST', LIST, LIST, { body })).statusCode).toBe(409);
+      expect((await call(admin(), 'POST', LIST, LIST, { body: { ...body, port: 0 } })).statusCode).toBe(422);
+      const id = created.json().data.id as string;
+      expect((await call(admin(), 'PUT', ONE, `${LIST}/${id}`, { body: { ...body, enabled: false } })).statusCode).toBe(
+        200,
+      );
+      expect((await call(admin(), 'PUT', ONE, `${LIST}/${randomUUID()}`, { body })).statusCode).toBe(404);
+      expect((await call(analyst(), 'POST', LIST, LIST, { body })).statusCode).toBe(403);
+      expect((await call(null, 'GET', LIST, LIST)).statusCode).toBe(401);
+      expect((await call(team.browsers.none, 'GET', LIST, LIST)).statusCode).toBe(403);
+      expect((await call(null, 'POST', LIST, LIST, { body })).statusCode).toBe(401);
+      expect((await call(null, 'PUT', ONE, `${LIST}/${id}`, { body })).statusCode).toBe(401);
+      expect((await call(analyst(), 'PUT', ONE, `${LIST}/${id}`, { body })).statusCode).toBe(403);
+    });
+
+    it('lists, creates and activates seasons; 409 on a duplicate slug, 404 unknown', async () => {
+      const LIST = '/api/v1/admin/seasons';
+      const ACTIVATE = '/api/v1/admin/seasons/{season}/activate';
+      expect((await call(readonly(), 'GET', LIST, LIST)).statusCode).toBe(200);
+      const body = { name: 'Season 2', slug: 's2' };
+      expect((await call(admin(), 'POST', LIST, LIST, { body })).statusCode).toBe(201);
+      expect((await call(admin(), 'POST', LIST, LIST, { body })).statusCode).toBe(409);
+      expect((await call(admin(), 'POST', LIST, LIST, { body: { name: 'x', slug: 'Not A Slug' } })).statusCode).toBe(
+        422,
+      );
+      expect((await call(admin(), 'POST', ACTIVATE, `${LIST}/s2/activate`)).statusCode).toBe(200);
+      expect((await call(admin(), 'POST', ACTIVATE, `${LIST}/nope/activate`)).statusCode).toBe(404);
+      expect((await call(analyst(), 'POST', ACTIVATE, `${LIST}/s2/activate`)).statusCode).toBe(403);
+      expect((await call(null, 'POST', ACTIVATE, `${LIST}/s2/activate`)).statusCode).toBe(401);
+      expect((await call(analyst(), 'POST', LIST, LIST, { body })).statusCode).toBe(403);
+      expect((await call(null, 'GET', LIST, LIST)).statusCode).toBe(401);
+      expect((await call(team.browsers.none, 'GET', LIST, LIST)).statusCode).toBe(403);
+      expect((await call(null, 'POST', LIST, LIST, { body })).statusCode).toBe(401);
+    });
+  });
+
+  describe('players, statistics, users and the audit log', () => {
+    it('lists and hides players (analyst), 404 unknown, 422 invalid', async () => {
+      const LIST = '/api/v1/admin/players';
+      const ONE = '/api/v1/admin/players/{player}';
+      const res = await call(readonly(), 'GET', LIST, `${LIST}?search=ste`);
+      expect(res.json().data[0]).toMatchObject({ uuid: PLAYER_UUID });
+      const url = `${LIST}/${PLAYER_UUID}`;
+      expect((await call(analyst(), 'PUT', ONE, url, { body: { public: false } })).statusCode).toBe(200);
+      expect((await call(analyst(), 'PUT', ONE, url, { body: { public: 'no' } })).statusCode).toBe(422);
+      expect(
+        (await call(analyst(), 'PUT', ONE, `${LIST}/${randomUUID()}`, { body: { public: true } })).statusCode,
+      ).toBe(404);
+      expect((await call(readonly(), 'PUT', ONE, url, { body: { public: true } })).statusCode).toBe(403);
+      expect((await call(null, 'PUT', ONE, url, { body: { public: true } })).statusCode).toBe(401);
+      expect((await call(null, 'GET', LIST, LIST)).statusCode).toBe(401);
+      expect((await call(team.browsers.none, 'GET', LIST, LIST)).statusCode).toBe(403);
+    });
+
+    it('lists and updates statistic definitions, 404 unknown', async () => {
+      const LIST = '/api/v1/admin/stats';
+      const ONE = '/api/v1/admin/stats/{key}';
+      expect((await call(readonly(), 'GET', LIST, LIST)).json().data[0]).toMatchObject({ key: STAT_KEY });
+      const url = `${LIST}/${encodeURIComponent(STAT_KEY)}`;
+      expect((await call(analyst(), 'PUT', ONE, url, { body: { sort_order: 'asc' } })).statusCode).toBe(200);
+      expect((await call(analyst(), 'PUT', ONE, url, { body: { sort_order: 'up' } })).statusCode).toBe(422);
+      expect((await call(analyst(), 'PUT', ONE, `${LIST}/nope:nope`, { body: { public: true } })).statusCode).toBe(404);
+      expect((await call(readonly(), 'PUT', ONE, url, { body: { public: true } })).statusCode).toBe(403);
+      expect((await call(null, 'PUT', ONE, url, { body: { public: true } })).statusCode).toBe(401);
+      expect((await call(null, 'GET', LIST, LIST)).statusCode).toBe(401);
+      expect((await call(team.browsers.none, 'GET', LIST, LIST)).statusCode).toBe(403);
+    });
+
+    it('lists and updates users (admin), 409 when the last owner would go, 403 for an analyst', async () => {
+      const LIST = '/api/v1/admin/users';
+      const ONE = '/api/v1/admin/users/{user}';
+      expect((await call(admin(), 'GET', LIST, LIST)).statusCode).toBe(200);
+      expect((await call(analyst(), 'GET', LIST, LIST)).statusCode).toBe(403);
+      expect((await call(null, 'GET', LIST, LIST)).statusCode).toBe(401);
+      const url = `${LIST}/${team.userIds.none}`;
+      expect((await call(admin(), 'PUT', ONE, url, { body: { role: 'readonly' } })).statusCode).toBe(200);
+      expect((await call(admin(), 'PUT', ONE, url, { body: { role: 'boss' } })).statusCode).toBe(422);
+      const ownerUrl = `${LIST}/${team.userIds.owner}`;
+      expect((await call(owner(), 'PUT', ONE, ownerUrl, { body: { role: 'admin' } })).statusCode).toBe(409);
+      expect((await call(admin(), 'PUT', ONE, `${LIST}/${randomUUID()}`, { body: { role: 'admin' } })).statusCode).toBe(
+        404,
+      );
+      expect((await call(analyst(), 'PUT', ONE, url, { body: { role: 'admin' } })).statusCode).toBe(403);
+      expect((await call(null, 'PUT', ONE, url, { body: { role: 'admin' } })).statusCode).toBe(401);
+    });
+
+    it('pages the audit log (200), 422 for a bad page size, 403 for an analyst', async () => {
+      const T = '/api/v1/admin/audit-log';
+      const res = await call(admin(), 'GET', T, `${T}?per_page=5`);
+      expect(res.json().data.length).toBeGreaterThan(0);
+      expect((await call(admin(), 'GET', T, `${T}?per_page=0`)).statusCode).toBe(422);
+      expect((await call(analyst(), 'GET', T, T)).statusCode).toBe(403);
+      expect((await call(null, 'GET', T, T)).statusCode).toBe(401);
+    });
+  });
+
+  it('POST /setup/bootstrap: 401 without a session, 409 once a workspace exists', async () => {
+    const T = '/api/v1/setup/bootstrap';
+    expect((await call(null, 'POST', T, T, { body: { token: 'x' } })).statusCode).toBe(401);
+    const { token } = await w.services.bootstrap.createToken();
+    expect((await call(team.browsers.none, 'POST', T, T, { body: { token } })).statusCode).toBe(409);
+  });
+
+  it('exercised the success, 401 and 403 responses of every admin route', () => {
+    const adminRoute = (path: string) => path.startsWith('/api/v1/admin/');
+    const missing = conformance.missing(adminRoute, ['200', '201', '204', '401', '403']);
+    expect(missing).toEqual([]);
+  });
+});
