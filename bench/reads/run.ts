@@ -1,0 +1,330 @@
+/**
+ * Reads benchmark: leaderboards and a player's statistics over 1 M stat rows (PostgreSQL), against a Fastify
+ * hello-world in its own process measured in the same run.
+ *
+ *   npm run bench:reads                       # writes "## Statboard reads" of BENCHMARKS.md
+ *   BENCH_SECONDS=10 BENCH_CONCURRENCY=1,16 BENCH_WRITE=0 npm run bench:reads
+ */
+import { availableParallelism } from 'node:os';
+import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
+import { topValues } from '../../apps/statboard/src/modules/leaderboards/repo.ts';
+import { playerStats } from '../../apps/statboard/src/modules/players/repo.ts';
+import { type RunningServer, startServer } from '../lib/child.ts';
+import { httpLoad } from '../lib/load.ts';
+import { BackendPids, createDatabase } from '../lib/pg.ts';
+import { CpuMeter, RssSampler } from '../lib/proc.ts';
+import { machineLine, writeSection } from '../lib/report.ts';
+import { type BenchWorkspace, READY_PATH, SERVICE_SCRIPT, seedStatboard, serviceEnv } from '../lib/statboard.ts';
+import { type CaseResult, fmtInt, fmtMs, fmtRatio, table } from '../lib/stats.ts';
+import { randomInt, STAT_KEYS } from '../lib/traffic.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? '1,16').split(',').map(Number);
+const WRITE = process.env.BENCH_WRITE !== '0';
+const PLAYERS = 10_000;
+const STATS = 100;
+const P99_TARGET_MS = 5;
+const RATIO_TARGET = 0.5;
+
+function log(msg: string): void {
+  process.stderr.write(`[bench:reads] ${msg}\n`);
+}
+
+/**
+ * PLAYERS × STATS values in the active season, straight with SQL. Value ranges differ per statistic (from
+ * 0–10, where nearly everyone ties, to 0–1,000,000) and are skewed to small values, so ties occur at the top
+ * of some leaderboards and everywhere in the long tail. The secondary indexes of `player_stats` are dropped
+ * for the load and re-created from their own definitions.
+ */
+async function seedValues(db: Db, ws: BenchWorkspace, keys: string[]): Promise<void> {
+  await db.query(
+    `INSERT INTO players (workspace_id, uuid, username, username_observed_at)
+     SELECT $1, gen_random_uuid(), 'Player' || g, now() FROM generate_series(1, $2::int) g`,
+    [ws.workspaceId, PLAYERS],
+  );
+  await db.query(
+    `INSERT INTO stat_definitions (workspace_id, key, category)
+     SELECT $1, k, split_part(k, ':', 2) FROM unnest($2::text[]) k`,
+    [ws.workspaceId, keys],
+  );
+  const indexes = await db.query<{ name: string; def: string }>(
+    `SELECT indexname AS name, indexdef AS def FROM pg_indexes
+     WHERE schemaname = 'public' AND tablename = 'player_stats' AND indexname NOT LIKE '%pkey'`,
+  );
+  for (const i of indexes) await db.query(`DROP INDEX ${i.name}`);
+  await db.query(
+    `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
+     SELECT $1, d.id, p.id,
+       floor(power(random(), 3) * power(10, 1 + d.n % 6)),
+       now() - random() * interval '30 days', now() - random() * interval '30 days'
+     FROM (SELECT id, row_number() OVER (ORDER BY key) AS n FROM stat_definitions WHERE workspace_id = $2) d
+     CROSS JOIN players p WHERE p.workspace_id = $2`,
+    [ws.seasonId, ws.workspaceId],
+  );
+  for (const i of indexes) await db.query(i.def);
+  for (const t of ['player_stats', 'players', 'stat_definitions']) await db.query(`VACUUM ANALYZE ${t}`);
+}
+
+interface Explained {
+  what: string;
+  /** Median execution time reported by EXPLAIN ANALYZE, ms. */
+  ms: number;
+  rows: number;
+}
+
+/** The repos' own statements, prefixed with EXPLAIN ANALYZE: the database's share of one request. */
+async function explainReads(db: Db, ws: BenchWorkspace): Promise<Explained[]> {
+  let last: { ms: number; rows: number } = { ms: 0, rows: 0 };
+  const explaining: Queryable = {
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      const [row] = await db.query<{ 'QUERY PLAN': { 'Execution Time': number; Plan: { 'Actual Rows': number } }[] }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+        params,
+      );
+      const plan = row?.['QUERY PLAN'][0];
+      last = { ms: plan?.['Execution Time'] ?? Number.NaN, rows: plan?.Plan['Actual Rows'] ?? 0 };
+      return [] as T[];
+    },
+    exec: () => Promise.resolve(),
+  };
+  const median = async (run: () => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await run();
+      times.push(last.ms);
+    }
+    return { ms: times.sort((a, b) => a - b)[2]!, rows: last.rows };
+  };
+  // Value ranges go 10^(1 + n % 6) with n the key's position: the first key has 0–100, the fifth 0–1,000,000
+  // and the sixth 0–10 (a whole tail of ties at the top).
+  const defs = await db.query<{ id: string; key: string; n: number; ties: number }>(
+    `SELECT d.id, d.key, d.n::int AS n,
+       (SELECT count(*)::int FROM player_stats s WHERE s.season_id = $2 AND s.stat_id = d.id
+          AND s.value = (SELECT max(value) FROM player_stats WHERE season_id = $2 AND stat_id = d.id)) AS ties
+     FROM (SELECT id, key, row_number() OVER (ORDER BY key) AS n FROM stat_definitions WHERE workspace_id = $1) d
+     WHERE d.n IN (5, 6) ORDER BY d.n`,
+    [ws.workspaceId, ws.seasonId],
+  );
+  const out: Explained[] = [];
+  for (const d of defs) {
+    for (const limit of [10, 100]) {
+      const r = await median(() =>
+        topValues(explaining, { seasonId: ws.seasonId, statId: d.id, order: 'desc', onlyUuids: null, limit }),
+      );
+      out.push({
+        what: `leaderboard top ${limit}, ${d.ties.toLocaleString('en-US')} player${d.ties === 1 ? '' : 's'} tied at the top`,
+        ...r,
+      });
+    }
+  }
+  const [player] = await db.query<{ id: string }>('SELECT id FROM players WHERE workspace_id = $1 LIMIT 1', [
+    ws.workspaceId,
+  ]);
+  if (player) {
+    const r = await median(() => playerStats(explaining, ws.seasonId, player.id));
+    out.push({ what: `a player's ${STATS} values`, ...r });
+  }
+  return out;
+}
+
+interface Target {
+  name: string;
+  path: () => string;
+  server: 'hello' | 'service';
+}
+
+interface Row {
+  target: string;
+  conns: number;
+  result: CaseResult;
+  hello: CaseResult;
+  serviceCores: number;
+  pgCores: number;
+  rss: number;
+}
+
+async function main(): Promise<void> {
+  const machine = await machineLine();
+  log(machine);
+  const started = performance.now();
+  const keys = STAT_KEYS.slice(0, STATS);
+  const scratch = await createDatabase('statboard_bench_reads');
+  let service: RunningServer | null = null;
+  let hello: RunningServer | null = null;
+  const backends = new BackendPids(scratch.name);
+  const rows: Row[] = [];
+  let seedSeconds = 0;
+  let totalRows = 0;
+  let explained: Explained[] = [];
+  try {
+    log(`seeding ${PLAYERS.toLocaleString('en-US')} players × ${STATS} statistics`);
+    const t0 = performance.now();
+    let uuids: string[] = [];
+    const ws = await seedStatboard({ url: scratch.url }, async (db, seeded) => {
+      await seedValues(db, seeded, keys);
+      uuids = (await db.query<{ uuid: string }>('SELECT uuid FROM players')).map((r) => r.uuid);
+      totalRows = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM player_stats'))[0]?.n ?? 0;
+      explained = await explainReads(db, seeded);
+    });
+    seedSeconds = (performance.now() - t0) / 1000;
+    log(`seeded ${totalRows.toLocaleString('en-US')} stat rows in ${seedSeconds.toFixed(1)} s`);
+
+    service = await startServer(SERVICE_SCRIPT, serviceEnv({ url: scratch.url }), READY_PATH);
+    hello = await startServer('bench/reads/hello.ts', {}, '/');
+    const auth = { authorization: `Bearer ${ws.websiteToken}` };
+    const leaderboard = (limit: number) => () =>
+      `/api/v1/leaderboards?season=s1&stat=${encodeURIComponent(keys[randomInt(keys.length)]!)}&limit=${limit}`;
+    const targets: Target[] = [
+      { name: 'Fastify hello-world (reference)', path: () => '/', server: 'hello' },
+      { name: 'GET /api/v1/leaderboards?season=s1&stat=…&limit=10', path: leaderboard(10), server: 'service' },
+      { name: 'GET /api/v1/leaderboards?season=s1&stat=…&limit=100', path: leaderboard(100), server: 'service' },
+      {
+        name: `GET /api/v1/players/{uuid}/stats (${STATS} values)`,
+        path: () => `/api/v1/players/${uuids[randomInt(uuids.length)]}/stats`,
+        server: 'service',
+      },
+    ];
+
+    // Check the answers once, and warm up (JIT, PostgreSQL's buffers) before measuring.
+    const svc = service;
+    const lb = (await (await fetch(svc.url + leaderboard(100)(), { headers: auth })).json()) as { entries?: unknown[] };
+    const st = (await (await fetch(svc.url + targets[3]!.path(), { headers: auth })).json()) as { stats?: unknown[] };
+    if (lb.entries?.length !== 100 || st.stats?.length !== STATS) {
+      throw new Error(`unexpected answers: ${JSON.stringify(lb).slice(0, 300)} ${JSON.stringify(st).slice(0, 300)}`);
+    }
+    for (const t of targets.slice(1)) {
+      await httpLoad({ url: svc.url, connections: 8, seconds: 1, headers: auth, request: { path: t.path() } });
+    }
+    await httpLoad({ url: hello.url, connections: 8, seconds: 1, request: { path: '/' } });
+
+    for (const conns of CONCURRENCIES) {
+      let reference: CaseResult | null = null;
+      for (const t of targets) {
+        const srv = t.server === 'hello' ? hello : svc;
+        const procCpu = new CpuMeter(() => [srv.pid]);
+        const pgCpu = new CpuMeter(() => backends.list());
+        await procCpu.start();
+        await pgCpu.start();
+        const rss = new RssSampler(srv.pid);
+        const result = await httpLoad({
+          url: srv.url,
+          connections: conns,
+          seconds: SECONDS,
+          headers: auth,
+          request: { method: 'GET', path: t.path(), setupRequest: (req) => ({ ...req, path: t.path() }) },
+        });
+        const maxRss = rss.stop();
+        const serviceCores = (await procCpu.stop()) / result.seconds;
+        const pgCores = (await pgCpu.stop()) / result.seconds;
+        if (result.failed > 0) log(`  ! ${t.name}: non-2xx/errors ${JSON.stringify(result.statuses)}`);
+        reference ??= result;
+        rows.push({ target: t.name, conns, result, hello: reference, serviceCores, pgCores, rss: maxRss });
+        log(
+          `  c=${conns} ${t.name}: ${fmtInt(result.perSecond)} req/s p50 ${fmtMs(result.p50)} p99 ${fmtMs(result.p99)} ` +
+            `(${fmtRatio(result.perSecond / reference.perSecond)})`,
+        );
+      }
+    }
+  } finally {
+    await service?.stop();
+    await hello?.stop();
+    await backends.close();
+    await scratch.drop();
+  }
+
+  const md = table(
+    ['request', 'conns', 'req/s', 'vs hello-world', 'p50 ms', 'p99 ms', 'CPU ms/req: server / PG', 'max RSS'],
+    rows.map((r) => [
+      r.target,
+      String(r.conns),
+      fmtInt(r.result.perSecond),
+      r.result === r.hello ? '1.00x' : fmtRatio(r.result.perSecond / r.hello.perSecond),
+      fmtMs(r.result.p50),
+      fmtMs(r.result.p99),
+      `${cpuPerRequest(r.serviceCores, r.result)} / ${cpuPerRequest(r.pgCores, r.result)}`,
+      `${Math.round(r.rss / 1024 / 1024)} MB`,
+    ]),
+  );
+  const explainMd = table(
+    ['statement (EXPLAIN ANALYZE, median of 5)', 'rows', 'execution ms'],
+    explained.map((e) => [e.what, String(e.rows), e.ms.toFixed(3)]),
+  );
+  const elapsed = ((performance.now() - started) / 1000).toFixed(0);
+  process.stdout.write(`\n${md}\n\n${explainMd}\n\n(${elapsed} s)\n`);
+  if (WRITE) {
+    await writeSection(
+      '## Statboard reads',
+      [
+        machine,
+        '',
+        `\`npm run bench:reads\` (${elapsed} s). ${totalRows.toLocaleString('en-US')} stat rows ` +
+          `(${PLAYERS.toLocaleString('en-US')} players × ${STATS} statistics in the active season, skewed values ` +
+          `with ties) seeded with SQL in ${seedSeconds.toFixed(0)} s. Website key with read scopes; the statistic ` +
+          `and the player change on every request. ${SECONDS} s per case, keep-alive HTTP (autocannon, in the ` +
+          'bench process on the same cores), the hello-world measured in its own process in the same run. ' +
+          `Targets: ≥ ${RATIO_TARGET}x of hello-world req/s, p99 under ${P99_TARGET_MS} ms. "CPU ms/req" = CPU ` +
+          'time of the server process and of the PostgreSQL backends serving it (from /proc), per completed request.',
+        '',
+        md,
+        '',
+        "The database's share, the repos' own statements run with EXPLAIN ANALYZE on the seeded data:",
+        '',
+        explainMd,
+        '',
+        analysis(rows, explained),
+      ].join('\n'),
+    );
+    log('wrote "## Statboard reads" in BENCHMARKS.md');
+  }
+}
+
+/** CPU milliseconds per completed request, from cores used over the case. */
+function cpuPerRequest(cores: number, r: CaseResult): string {
+  return r.perSecond > 0 ? ((cores / r.perSecond) * 1000).toFixed(2) : '—';
+}
+
+/** "What limits it", from this run's numbers. */
+function analysis(rows: Row[], explained: Explained[]): string {
+  const out: string[] = ['**What limits it.**'];
+  const max = Math.max(...CONCURRENCIES);
+  const min = Math.min(...CONCURRENCIES);
+  const svc = rows.filter((r) => r.result !== r.hello);
+  const busy = svc.filter((r) => r.conns === max);
+  const calm = svc.filter((r) => r.conns === min);
+  const ref = rows.find((r) => r.conns === max && r.result === r.hello);
+  if (busy.length > 0) {
+    const worst = busy.reduce((a, b) =>
+      a.result.perSecond / a.hello.perSecond < b.result.perSecond / b.hello.perSecond ? a : b,
+    );
+    const ok = busy.every((r) => r.result.perSecond / r.hello.perSecond >= RATIO_TARGET);
+    out.push(
+      `At ${max} connections the read routes reach ${busy.map((r) => fmtRatio(r.result.perSecond / r.hello.perSecond)).join(', ')} ` +
+        `of hello-world (target ≥ ${RATIO_TARGET}x: ${ok ? 'met' : 'not met'}; lowest: ${worst.target}). ` +
+        `The service process used ${busy.map((r) => r.serviceCores.toFixed(2)).join(', ')} cores and PostgreSQL ` +
+        `${busy.map((r) => r.pgCores.toFixed(2)).join(', ')} of ${availableParallelism()} (autocannon takes much of ` +
+        'the rest). Per request the service spends ' +
+        `${busy.map((r) => cpuPerRequest(r.serviceCores, r.result)).join(', ')} ms of its own CPU and PostgreSQL ` +
+        `${busy.map((r) => cpuPerRequest(r.pgCores, r.result)).join(', ')} ms, against ` +
+        `${ref ? cpuPerRequest(ref.serviceCores, ref.result) : '—'} ms ` +
+        'for the hello-world. Uncached, a request makes four sequential queries (API key, season, definition ' +
+        'or player, then the values). ' +
+        (explained.length > 0
+          ? `The value statements themselves take ${explained.map((e) => e.ms.toFixed(2)).join(', ')} ms (table above); ` +
+            "the leaderboard cost grows with the number of players tied at the top, because the order's " +
+            "tie-breaks (`updated_at`, then the player's UUID from the joined `players` row) are not in " +
+            '`player_stats_rank_idx`, so every tied row is read, joined and sorted before the limit applies.'
+          : ''),
+    );
+  }
+  if (calm.length > 0) {
+    const ok = calm.every((r) => r.result.p99 < P99_TARGET_MS);
+    out.push(
+      `At ${min} connection${min === 1 ? '' : 's'} p99 is ${calm.map((r) => fmtMs(r.result.p99)).join(', ')} ms ` +
+        `(target under ${P99_TARGET_MS} ms: ${ok ? 'met' : 'not met'}); at ${max} it is ` +
+        `${busy.map((r) => fmtMs(r.result.p99)).join(', ')} ms, where requests queue for the CPU.`,
+    );
+  }
+  return out.join(' ');
+}
+
+await main();
