@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { CHANGE_CHANNEL, ChangeBus } from './cache/bus.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
@@ -28,6 +29,12 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = { level: config.logLevel };
+  // Several instances share a PostgreSQL server: caches are invalidated across them with LISTEN/NOTIFY.
+  if (config.databaseUrl !== null) {
+    db.changes = await ChangeBus.postgres(config.databaseUrl, async (payload) => {
+      await db.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]);
+    });
+  }
   const services = buildServices(db, config);
   const app = await buildApp({ config, services, logger });
   const { applied } = await migrate(db);
@@ -48,6 +55,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await services.flush();
+      await db.changes?.close();
       await db.close();
     } finally {
       process.exit(0);

@@ -1,3 +1,4 @@
+import { ChangeBus } from './cache/bus.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/types.ts';
 import { AuditService } from './modules/audit/service.ts';
@@ -41,6 +42,8 @@ export function buildServices(
   config: Pick<Config, 'nextUploadAfterSeconds'> & Partial<Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours'>>,
   options: { clock?: Clock } = {},
 ): Services {
+  // One process without a shared bus (PGlite, the CLI, tests): caches are invalidated in-process only.
+  db.changes ??= ChangeBus.local();
   const keys = new KeyService(db);
   const servers = new ServerService(db);
   const seasons = new SeasonService(db);

@@ -6,8 +6,10 @@ pg.types.setTypeParser(20, (v) => Number(v));
 // numeric as JS numbers too.
 pg.types.setTypeParser(1700, (v) => Number(v));
 
-function wrap(client: pg.PoolClient): Queryable {
+function wrap(client: pg.PoolClient, db: Db, hooks: (() => void)[]): Queryable {
   return {
+    changes: db.changes,
+    afterCommit: (fn) => hooks.push(fn),
     async query<T>(sql: string, params?: readonly unknown[]) {
       const res = await client.query(sql, params as unknown[] | undefined);
       return res.rows as T[];
@@ -23,7 +25,7 @@ export function openPg(connectionString: string, poolSize = 10): Db {
   const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
   // An idle client that loses its server emits 'error'; the pool replaces it. Without a listener it would crash.
   pool.on('error', () => undefined);
-  return {
+  const db: Db = {
     kind: 'pg',
     async query<T>(sql: string, params?: readonly unknown[]) {
       const res = await pool.query(sql, params as unknown[] | undefined);
@@ -35,10 +37,12 @@ export function openPg(connectionString: string, poolSize = 10): Db {
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       let broken = false;
+      const hooks: (() => void)[] = [];
       try {
         await client.query('BEGIN');
-        const out = await fn(wrap(client));
+        const out = await fn(wrap(client, db, hooks));
         await client.query('COMMIT');
+        for (const h of hooks) h();
         return out;
       } catch (err) {
         try {
@@ -55,4 +59,5 @@ export function openPg(connectionString: string, poolSize = 10): Db {
       await pool.end();
     },
   };
+  return db;
 }

@@ -20,16 +20,19 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
     },
   };
   let closed = false;
-  return {
+  const self: Db = {
     kind: 'pglite',
     query: (sql, params) => lock.run(() => direct.query(sql, params)),
     exec: (script) => lock.run(() => direct.exec(script)),
     transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       return lock.run(async () => {
+        const hooks: (() => void)[] = [];
+        const tx: Queryable = { ...direct, changes: self.changes, afterCommit: (h) => hooks.push(h) };
         await db.exec('BEGIN');
         try {
-          const out = await fn(direct);
+          const out = await fn(tx);
           await db.exec('COMMIT');
+          for (const h of hooks) h();
           return out;
         } catch (err) {
           await db.exec('ROLLBACK');
@@ -44,4 +47,5 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
         await db.close();
       }),
   };
+  return self;
 }

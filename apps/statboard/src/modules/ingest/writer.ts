@@ -1,3 +1,4 @@
+import type { Change } from '#src/cache/bus.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { sqlState } from '#src/lib/pg-errors.ts';
 import * as repo from './repo.ts';
@@ -92,8 +93,12 @@ export class IngestWriter {
     for (let attempt = 1; ; attempt++) {
       const learned = new Map<string, string>();
       try {
-        await this.db.transaction((tx) => this.write(tx, items, learned));
+        const changes: Change[] = [];
+        await this.db.transaction((tx) => this.write(tx, items, learned, changes));
         for (const [k, v] of learned) this.definitionIds.set(k, v);
+        // After COMMIT and before any batch of the group is answered: a client that reads right after its
+        // 200 sees its own values.
+        if (this.db.changes) await Promise.all(changes.map((c) => this.db.changes!.publish(c)));
         return;
       } catch (err) {
         if (attempt >= 4 || !RETRYABLE.has(sqlState(err) ?? '')) throw err;
@@ -103,7 +108,12 @@ export class IngestWriter {
   }
 
   /** Writes a group in one transaction: players, definitions (first sight only), values, sessions, events. */
-  private async write(tx: Queryable, items: IngestItem[], learned: Map<string, string>): Promise<void> {
+  private async write(
+    tx: Queryable,
+    items: IngestItem[],
+    learned: Map<string, string>,
+    changes: Change[],
+  ): Promise<void> {
     // Players: one row per (workspace, uuid), the latest observation's username. Sorted for a stable lock order.
     const players = new Map<string, repo.PlayerUpsert>();
     for (const it of items) {
@@ -120,7 +130,12 @@ export class IngestWriter {
     }
     const playerRows = [...players.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map((e) => e[1]);
     const playerIds = new Map<string, string>();
-    for (const r of await repo.upsertPlayers(tx, playerRows)) playerIds.set(`${r.workspace_id}/${r.uuid}`, r.id);
+    const renamedIn = new Set<string>();
+    for (const r of await repo.upsertPlayers(tx, playerRows)) {
+      playerIds.set(`${r.workspace_id}/${r.uuid}`, r.id);
+      if (r.renamed) renamedIn.add(r.workspace_id);
+    }
+    for (const workspaceId of renamedIn) changes.push({ topic: 'player', workspaceId });
 
     // Definitions: only keys not seen in an earlier committed transaction go to the database.
     const missing = new Map<string, { w: string; k: string }>();
@@ -157,6 +172,7 @@ export class IngestWriter {
     if (stats.size > 0) {
       const rows = [...stats.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map((e) => e[1]);
       await repo.upsertStats(tx, rows);
+      changes.push(...valueChanges(items, rows, playerIds));
     }
 
     // Sessions: every batch is a heartbeat; SESSION_ENDED closes.
@@ -204,4 +220,27 @@ export class IngestWriter {
     }
     if (events.size > 0) await repo.insertEvents(tx, [...events.values()]);
   }
+}
+
+/** Which cached reads a group's values may change: (season, stat) pairs and players, per workspace. */
+function valueChanges(items: IngestItem[], rows: repo.StatUpsert[], playerIds: Map<string, string>): Change[] {
+  const workspaceOfPlayer = new Map<string, string>();
+  for (const it of items) workspaceOfPlayer.set(playerIds.get(`${it.workspaceId}/${it.player.uuid}`)!, it.workspaceId);
+  const byWorkspace = new Map<string, { pairs: Map<string, [string, string]>; players: Set<string> }>();
+  for (const r of rows) {
+    const w = workspaceOfPlayer.get(r.playerId)!;
+    let entry = byWorkspace.get(w);
+    if (!entry) {
+      entry = { pairs: new Map(), players: new Set() };
+      byWorkspace.set(w, entry);
+    }
+    entry.pairs.set(`${r.seasonId}/${r.statId}`, [r.seasonId, r.statId]);
+    entry.players.add(r.playerId);
+  }
+  return [...byWorkspace].map(([workspaceId, e]) => ({
+    topic: 'values' as const,
+    workspaceId,
+    pairs: [...e.pairs.values()],
+    players: [...e.players],
+  }));
 }

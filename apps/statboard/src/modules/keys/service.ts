@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '#src/db/types.ts';
+import { type Cache, cacheFor } from '#src/cache/cache.ts';
+import { type Db, publishChange, type Queryable } from '#src/db/types.ts';
 import { AppError, type ErrorDetails } from '#src/errors.ts';
 import { iso, isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
@@ -45,7 +46,22 @@ export class KeyService {
   private readonly lastUsed = new Map<string, Date>();
   private flushTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly db: Db) {}
+  /** Key rows by id (null: no such key), so that verifying a token costs no query on the hot path. */
+  private readonly rows: Cache<string, repo.ApiKeyRow | null> | null;
+
+  constructor(private readonly db: Db) {
+    this.rows = cacheFor(db, 30_000, 20_000);
+    const rows = this.rows;
+    if (rows)
+      db.changes?.subscribe((c) => {
+        if (c === null || (c.topic === 'key' && c.ids.length === 0)) rows.clear();
+        else if (c.topic === 'key') for (const id of c.ids) rows.delete(id);
+      });
+  }
+
+  private changed(db: Queryable, ...ids: string[]): Promise<void> {
+    return publishChange(db, { topic: 'key', ids });
+  }
 
   toRecord(row: repo.ApiKeyRow): ApiKey {
     const pending = this.lastUsed.get(row.id);
@@ -145,6 +161,7 @@ export class KeyService {
   ) {
     const id = randomUUID();
     const secret = generateSecret();
+    await this.changed(db, id);
     const row = await repo.insertKey(db, {
       ...write,
       id,
@@ -176,6 +193,7 @@ export class KeyService {
     const write = await this.validate(workspaceId, existing.type, input);
     const row = await repo.updateKey(this.db, workspaceId, existing.id, write);
     if (!row) throw new AppError('NOT_FOUND', 'API key not found.');
+    await this.changed(this.db, row.id);
     return this.toRecord(row);
   }
 
@@ -195,6 +213,7 @@ export class KeyService {
       const at = graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000) : null;
       const old = await repo.revokeKey(tx, workspaceId, existing.id, at);
       if (!old) throw new AppError('NOT_FOUND', 'API key not found.');
+      await this.changed(tx, old.id);
       const write: repo.KeyWrite = {
         name: existing.name,
         description: existing.description,
@@ -213,6 +232,7 @@ export class KeyService {
     const existing = await this.mustFind(workspaceId, id);
     const row = await repo.revokeKey(this.db, workspaceId, existing.id, null);
     if (!row) throw new AppError('NOT_FOUND', 'API key not found.');
+    await this.changed(this.db, row.id);
     return this.toRecord(row);
   }
 
@@ -220,6 +240,7 @@ export class KeyService {
     const existing = await this.mustFind(workspaceId, id);
     const row = await repo.setKeyEnabled(this.db, workspaceId, existing.id, enabled);
     if (!row) throw new AppError('NOT_FOUND', 'API key not found.');
+    await this.changed(this.db, row.id);
     return this.toRecord(row);
   }
 
@@ -230,7 +251,8 @@ export class KeyService {
   async verify(token: string): Promise<AuthKey | null> {
     const parsed = parseToken(token);
     const id = parsed !== null && parsed.type !== 'bootstrap' ? parsed.id : '00000000-0000-0000-0000-000000000000';
-    const row = (await repo.findKeyById(this.db, id))[0];
+    const load = async () => (await repo.findKeyById(this.db, id))[0] ?? null;
+    const row = this.rows ? await this.rows.get(id, load) : await load();
     const matches = sameHash(sha256Hex(parsed?.secret ?? ''), row?.secret_hash ?? DUMMY_HASH);
     if (!matches || !row || !parsed || row.type !== parsed.type) return null;
     const now = Date.now();

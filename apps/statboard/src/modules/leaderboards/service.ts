@@ -1,3 +1,5 @@
+import type { Change } from '#src/cache/bus.ts';
+import { type Cache, cacheFor } from '#src/cache/cache.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { isoRequired } from '#src/lib/time.ts';
@@ -15,22 +17,44 @@ export interface Leaderboard {
 
 /** Ranked values of one statistic in one season. */
 export class LeaderboardService {
+  /** Definitions by `workspace|key` (hits only: a key seen later by ingest must not stay unknown). */
+  private readonly definitions: Cache<string, repo.DefinitionRow | null> | null;
+  /** Ranked rows by `workspace|season|stat|limit`, for keys without a player restriction. */
+  private readonly tops: Cache<string, repo.RankedRow[]> | null;
+
   constructor(
     private readonly db: Db,
     private readonly seasons: SeasonService,
-  ) {}
+  ) {
+    const definitions = cacheFor<string, repo.DefinitionRow | null>(db, 60_000, 20_000);
+    const tops = cacheFor<string, repo.RankedRow[]>(db, 30_000, 2_000);
+    this.definitions = definitions;
+    this.tops = tops;
+    if (definitions && tops) db.changes?.subscribe((c) => invalidate(c, definitions, tops));
+  }
+
+  private definition(workspaceId: string, statKey: string): Promise<repo.DefinitionRow | null> {
+    const load = () => repo.findDefinition(this.db, workspaceId, statKey);
+    return this.definitions ? this.definitions.get(`${workspaceId}|${statKey}`, load, (d) => d !== null) : load();
+  }
 
   async get(key: AuthKey, q: { season: string; stat: string; limit?: number }): Promise<Leaderboard> {
     const season = await this.seasons.readable(key, q.season);
-    const def = q.stat.length <= 255 ? await repo.findDefinition(this.db, key.workspaceId, q.stat) : null;
+    const def = q.stat.length <= 255 ? await this.definition(key.workspaceId, q.stat) : null;
     if (!def?.public) throw new AppError('NOT_FOUND', `Statistic '${q.stat}' not found.`);
-    const rows = await repo.topValues(this.db, {
-      seasonId: season.id,
-      statId: def.id,
-      order: def.sort_order,
-      onlyUuids: key.players.length > 0 ? key.players : null,
-      limit: clampLimit(q.limit),
-    });
+    const limit = clampLimit(q.limit);
+    const load = () =>
+      repo.topValues(this.db, {
+        seasonId: season.id,
+        statId: def.id,
+        order: def.sort_order,
+        onlyUuids: key.players.length > 0 ? key.players : null,
+        limit,
+      });
+    const rows =
+      this.tops && key.players.length === 0
+        ? await this.tops.get(`${key.workspaceId}|${season.id}|${def.id}|${limit}`, load)
+        : await load();
     const ranks = competitionRanks(rows.map((r) => r.value));
     return {
       season,
@@ -42,5 +66,28 @@ export class LeaderboardService {
         updated_at: isoRequired(r.updated_at),
       })),
     };
+  }
+}
+
+/** Drops what a change may have made stale. */
+function invalidate(
+  c: Change | null,
+  definitions: Cache<string, repo.DefinitionRow | null>,
+  tops: Cache<string, repo.RankedRow[]>,
+): void {
+  if (c === null) {
+    definitions.clear();
+    tops.clear();
+    return;
+  }
+  if (c.topic === 'key' || c.topic === 'server') return;
+  const ws = `${c.workspaceId}|`;
+  if (c.topic === 'definition') definitions.deleteWhere((k) => k.startsWith(ws));
+  if (c.topic === 'values' && c.pairs) {
+    const touched = new Set(c.pairs.map(([season, stat]) => `${ws}${season}|${stat}|`));
+    tops.deleteWhere((k) => touched.has(k.slice(0, k.lastIndexOf('|') + 1)));
+  } else {
+    // Visibility or names of players, definitions, seasons, or values without detail: the whole workspace.
+    tops.deleteWhere((k) => k.startsWith(ws));
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '#src/db/types.ts';
+import { type Db, publishChange } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
@@ -46,6 +46,7 @@ export class PlayerAdminService {
     const row = isUuid(ref) ? await repo.findPlayer(this.db, workspaceId, ref.toLowerCase()) : null;
     if (!row) throw new AppError('NOT_FOUND', 'Player not found.');
     const after = await repo.setPublic(this.db, row.id, isPublic);
+    await publishChange(this.db, { topic: 'player', workspaceId });
     return { before: toAdminPlayer(row), after: toAdminPlayer(after) };
   }
 }

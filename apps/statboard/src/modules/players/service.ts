@@ -1,3 +1,4 @@
+import { type Cache, cacheFor } from '#src/cache/cache.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { isoRequired } from '#src/lib/time.ts';
@@ -25,10 +26,38 @@ export function toPlayer(row: repo.PlayerRow): Player {
 
 /** Key-scoped reads of players and their statistics. */
 export class PlayerService {
+  /** Players by `workspace|uuid` (hits only: ingest creates players without telling anyone). */
+  private readonly rows: Cache<string, repo.PlayerRow | null> | null;
+  /** A player's public values by `workspace|player id|season id`. */
+  private readonly values: Cache<string, repo.StatRow[]> | null;
+
   constructor(
     private readonly db: Db,
     private readonly seasons: SeasonService,
-  ) {}
+  ) {
+    const rows = cacheFor<string, repo.PlayerRow | null>(db, 30_000, 20_000);
+    const values = cacheFor<string, repo.StatRow[]>(db, 30_000, 5_000);
+    this.rows = rows;
+    this.values = values;
+    if (rows && values) {
+      db.changes?.subscribe((c) => {
+        if (c === null) {
+          rows.clear();
+          values.clear();
+          return;
+        }
+        if (c.topic === 'key' || c.topic === 'server' || c.topic === 'season') return;
+        const ws = `${c.workspaceId}|`;
+        if (c.topic === 'player') rows.deleteWhere((k) => k.startsWith(ws));
+        if (c.topic === 'values' && c.players) {
+          const touched = new Set(c.players.map((p) => `${ws}${p}|`));
+          values.deleteWhere((k) => touched.has(k.slice(0, k.lastIndexOf('|') + 1)));
+        } else {
+          values.deleteWhere((k) => k.startsWith(ws));
+        }
+      });
+    }
+  }
 
   async list(key: AuthKey, q: { search?: string; page: number; perPage: number }): Promise<Page<Player>> {
     const offset = (q.page - 1) * q.perPage;
@@ -53,7 +82,8 @@ export class PlayerService {
     if (key.players.length > 0 && !key.players.includes(uuid)) {
       throw new AppError('FORBIDDEN', 'This API key may not read that player.');
     }
-    const row = await repo.findPlayerByUuid(this.db, key.workspaceId, uuid);
+    const load = () => repo.findPlayerByUuid(this.db, key.workspaceId, uuid);
+    const row = this.rows ? await this.rows.get(`${key.workspaceId}|${uuid}`, load, (r) => r !== null) : await load();
     if (!row?.public) throw new AppError('NOT_FOUND', 'Player not found.');
     return row;
   }
@@ -69,7 +99,10 @@ export class PlayerService {
   ): Promise<{ player: Player; season: Season; stats: { key: string; value: number; updated_at: string }[] }> {
     const player = await this.visible(key, uuid);
     const season = await this.seasons.readable(key, seasonRef);
-    const rows = await repo.playerStats(this.db, season.id, player.id);
+    const load = () => repo.playerStats(this.db, season.id, player.id);
+    const rows = this.values
+      ? await this.values.get(`${key.workspaceId}|${player.id}|${season.id}`, load)
+      : await load();
     return {
       player: toPlayer(player),
       season,

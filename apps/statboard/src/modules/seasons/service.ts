@@ -1,4 +1,5 @@
-import type { Db } from '#src/db/types.ts';
+import { type Cache, cacheFor } from '#src/cache/cache.ts';
+import { type Db, publishChange } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { sqlState, UNIQUE_VIOLATION } from '#src/lib/pg-errors.ts';
 import { iso } from '#src/lib/time.ts';
@@ -40,7 +41,19 @@ export function toSeason(row: repo.SeasonRow): Season {
 
 /** Seasons: statistics are kept per season; ingest writes into the one active season. */
 export class SeasonService {
-  constructor(private readonly db: Db) {}
+  /** Seasons by `workspace|ref` and the active one by `workspace|` (null: none), for hot paths. */
+  private readonly cache: Cache<string, Season | null> | null;
+
+  constructor(private readonly db: Db) {
+    const cache = cacheFor<string, Season | null>(db, 60_000, 10_000);
+    this.cache = cache;
+    if (cache) {
+      db.changes?.subscribe((c) => {
+        if (c === null) cache.clear();
+        else if (c.topic === 'season') cache.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+      });
+    }
+  }
 
   async create(workspaceId: string, input: SeasonInput): Promise<Season> {
     const p = new Problems();
@@ -61,6 +74,7 @@ export class SeasonService {
           await repo.lockWorkspaceSeasons(tx, workspaceId);
           row = await repo.activateSeason(tx, workspaceId, row.id);
         }
+        await publishChange(tx, { topic: 'season', workspaceId });
         return toSeason(row);
       });
     } catch (err) {
@@ -79,6 +93,7 @@ export class SeasonService {
       if (!target) throw new AppError('NOT_FOUND', `Season '${ref}' not found.`);
       const previous = await repo.findActiveSeason(tx, workspaceId);
       const row = await repo.activateSeason(tx, workspaceId, target.id);
+      await publishChange(tx, { topic: 'season', workspaceId });
       return { season: toSeason(row), previous: previous && previous.id !== row.id ? toSeason(previous) : null };
     });
   }
@@ -86,13 +101,20 @@ export class SeasonService {
   /** By id or slug, or null. */
   async find(workspaceId: string, ref: string): Promise<Season | null> {
     if (ref.length === 0 || ref.length > 255) return null;
-    const row = await repo.findSeason(this.db, workspaceId, ref, isUuid(ref));
-    return row ? toSeason(row) : null;
+    const load = async () => {
+      const row = await repo.findSeason(this.db, workspaceId, ref, isUuid(ref));
+      return row ? toSeason(row) : null;
+    };
+    // Misses are not kept: every distinct unknown reference would take a place.
+    return this.cache ? this.cache.get(`${workspaceId}|${ref}`, load, (s) => s !== null) : load();
   }
 
   async active(workspaceId: string): Promise<Season | null> {
-    const row = await repo.findActiveSeason(this.db, workspaceId);
-    return row ? toSeason(row) : null;
+    const load = async () => {
+      const row = await repo.findActiveSeason(this.db, workspaceId);
+      return row ? toSeason(row) : null;
+    };
+    return this.cache ? this.cache.get(`${workspaceId}|`, load) : load();
   }
 
   /** All seasons of the workspace, or only `onlyIds` when given (a key's season restriction). */

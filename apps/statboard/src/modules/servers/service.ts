@@ -1,4 +1,5 @@
-import type { Db } from '#src/db/types.ts';
+import { type Cache, cacheFor } from '#src/cache/cache.ts';
+import { type Db, publishChange } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { sqlState, UNIQUE_VIOLATION } from '#src/lib/pg-errors.ts';
 import { isoRequired } from '#src/lib/time.ts';
@@ -38,7 +39,19 @@ function toServer(row: repo.ServerRow): Server {
 
 /** Registered game servers; ingest accepts batches only for an enabled one. */
 export class ServerService {
-  constructor(private readonly db: Db) {}
+  /** Enabled servers by `workspace|hostname|port` (null: none), for the ingest hot path. */
+  private readonly enabled: Cache<string, Server | null> | null;
+
+  constructor(private readonly db: Db) {
+    const enabled = cacheFor<string, Server | null>(db, 60_000, 10_000);
+    this.enabled = enabled;
+    if (enabled) {
+      db.changes?.subscribe((c) => {
+        if (c === null) enabled.clear();
+        else if (c.topic === 'server') enabled.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+      });
+    }
+  }
 
   private validate(input: ServerInput): repo.ServerWrite {
     const p = new Problems();
@@ -61,7 +74,9 @@ export class ServerService {
   async create(workspaceId: string, input: ServerInput): Promise<Server> {
     const write = this.validate(input);
     try {
-      return toServer(await repo.insertServer(this.db, workspaceId, write));
+      const created = toServer(await repo.insertServer(this.db, workspaceId, write));
+      await publishChange(this.db, { topic: 'server', workspaceId });
+      return created;
     } catch (err) {
       if (sqlState(err) === UNIQUE_VIOLATION) {
         throw new AppError('CONFLICT', `A server ${write.hostname}:${write.port} is already registered.`, undefined, {
@@ -78,6 +93,7 @@ export class ServerService {
     try {
       const row = await repo.updateServer(this.db, workspaceId, before.id, write);
       if (!row) throw new AppError('NOT_FOUND', 'Server not found.');
+      await publishChange(this.db, { topic: 'server', workspaceId });
       return { before, after: toServer(row) };
     } catch (err) {
       if (sqlState(err) === UNIQUE_VIOLATION) {
@@ -101,7 +117,11 @@ export class ServerService {
 
   /** The enabled server registered for this hostname and port, or null. */
   async findEnabled(workspaceId: string, hostname: string, port: number): Promise<Server | null> {
-    const row = await repo.findEnabledServer(this.db, workspaceId, normalizeHostname(hostname), port);
-    return row ? toServer(row) : null;
+    const host = normalizeHostname(hostname);
+    const load = async () => {
+      const row = await repo.findEnabledServer(this.db, workspaceId, host, port);
+      return row ? toServer(row) : null;
+    };
+    return this.enabled ? this.enabled.get(`${workspaceId}|${host}|${port}`, load) : load();
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '#src/db/types.ts';
+import { type Db, publishChange } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { isoRequired } from '#src/lib/time.ts';
 import { Problems } from '#src/lib/validate.ts';
@@ -62,6 +62,7 @@ export class StatDefinitionService {
       displayName,
       sortOrder: (input.sort_order as 'asc' | 'desc' | undefined) ?? row.sort_order,
     });
+    await publishChange(this.db, { topic: 'definition', workspaceId });
     return { before: toDefinition(row), after: toDefinition(after) };
   }
 }

@@ -1,0 +1,116 @@
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+
+/** What changed. Caches drop what a change may affect; `ids` narrow it, their absence means "all of the topic". */
+export type Change =
+  | { topic: 'key'; ids: string[] }
+  | { topic: 'server' | 'season' | 'definition' | 'player'; workspaceId: string }
+  | { topic: 'values'; workspaceId: string; pairs?: [seasonId: string, statId: string][]; players?: string[] };
+
+const CHANNEL = 'statboard_changes';
+/** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; wider changes are sent less precisely. */
+const MAX_PAYLOAD = 7_000;
+
+function narrowToFit(change: Change): Change {
+  if (JSON.stringify(change).length <= MAX_PAYLOAD) return change;
+  if (change.topic === 'values') return { topic: 'values', workspaceId: change.workspaceId };
+  if (change.topic === 'key') return { topic: 'key', ids: [] };
+  return change;
+}
+
+/**
+ * Cache invalidation across instances. A change is applied to this process's caches at once and published with
+ * PostgreSQL NOTIFY, which every instance sharing the database LISTENs to (a few milliseconds later). While the
+ * LISTEN connection is down, `healthy` is false and caches must not be used, so nothing can be served stale
+ * because a notification was missed. With PGlite there is only one process and the bus is always healthy.
+ */
+export class ChangeBus {
+  private readonly emitter = new EventEmitter();
+  private listener: pg.Client | null = null;
+  private notifier: ((payload: string) => Promise<void>) | null = null;
+  private closed = false;
+  private retry: NodeJS.Timeout | null = null;
+  /** Caches may be read only while this is true. */
+  healthy: boolean;
+
+  private constructor(private readonly url: string | null) {
+    this.healthy = url === null;
+    this.emitter.setMaxListeners(50);
+  }
+
+  /** A bus for one process (PGlite, tests): local only, always healthy. */
+  static local(): ChangeBus {
+    return new ChangeBus(null);
+  }
+
+  /** A bus that listens on the PostgreSQL server at `url` and notifies through `notify`. */
+  static async postgres(url: string, notify: (payload: string) => Promise<void>): Promise<ChangeBus> {
+    const bus = new ChangeBus(url);
+    bus.notifier = notify;
+    await bus.connect();
+    return bus;
+  }
+
+  /** Called with every change, local or from another instance; `null` means "drop everything". */
+  subscribe(fn: (change: Change | null) => void): void {
+    this.emitter.on('change', fn);
+  }
+
+  /** Applies a change locally, then tells the other instances. */
+  async publish(change: Change): Promise<void> {
+    this.emitter.emit('change', change);
+    if (this.notifier) {
+      try {
+        await this.notifier(JSON.stringify({ pid: process.pid, change: narrowToFit(change) }));
+      } catch {
+        // Other instances keep serving from their caches until their entries expire (a bounded TTL).
+      }
+    }
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url! });
+    const fail = () => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      this.healthy = false;
+      this.emitter.emit('change', null);
+      client.end().catch(() => undefined);
+      if (!this.closed) this.retry = setTimeout(() => void this.connect().catch(() => undefined), 1_000);
+    };
+    client.on('error', fail);
+    client.on('end', fail);
+    client.on('notification', (msg) => {
+      if (msg.channel !== CHANNEL || !msg.payload) return;
+      try {
+        const { change } = JSON.parse(msg.payload) as { change: Change };
+        this.emitter.emit('change', change);
+      } catch {
+        this.emitter.emit('change', null);
+      }
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (err) {
+      client.end().catch(() => undefined);
+      if (!this.closed) this.retry = setTimeout(() => void this.connect().catch(() => undefined), 1_000);
+      throw err;
+    }
+    this.listener = client;
+    // Anything may have changed while nobody listened.
+    this.emitter.emit('change', null);
+    this.healthy = true;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.healthy = false;
+    if (this.retry) clearTimeout(this.retry);
+    const l = this.listener;
+    this.listener = null;
+    await l?.end().catch(() => undefined);
+  }
+}
+
+export { CHANNEL as CHANGE_CHANNEL };

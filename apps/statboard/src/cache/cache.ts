@@ -1,0 +1,68 @@
+import type { Queryable } from '#src/db/types.ts';
+import type { ChangeBus } from './bus.ts';
+
+interface Entry<V> {
+  value: V;
+  expires: number;
+}
+
+/**
+ * A bounded in-process cache whose entries are used only while the change bus is healthy. A value loaded
+ * while a change arrived is not stored (the generation moved), so a read racing a write never pins stale data.
+ * Entries also expire after `ttlMs`, a safety net for a notification that never came.
+ */
+export class Cache<K, V> {
+  private readonly map = new Map<K, Entry<V>>();
+  private generation = 0;
+
+  constructor(
+    private readonly bus: ChangeBus,
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  /** The cached value, or `load()`'s, which is stored unless `keep` says no (e.g. for a miss). */
+  async get(key: K, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
+    if (this.bus.healthy) {
+      const hit = this.map.get(key);
+      if (hit && hit.expires > Date.now()) return hit.value;
+    }
+    const gen = this.generation;
+    const value = await load();
+    if (this.bus.healthy && gen === this.generation && keep(value)) this.set(key, value);
+    return value;
+  }
+
+  private set(key: K, value: V): void {
+    if (this.map.size >= this.maxEntries) {
+      // Drop the oldest insertion (Map keeps insertion order): cheap and good enough for hot sets.
+      const first = this.map.keys().next();
+      if (!first.done) this.map.delete(first.value);
+    }
+    this.map.set(key, { value, expires: Date.now() + this.ttlMs });
+  }
+
+  delete(key: K): void {
+    this.generation++;
+    this.map.delete(key);
+  }
+
+  /** Drops the entries whose key matches. */
+  deleteWhere(match: (key: K, value: V) => boolean): void {
+    this.generation++;
+    for (const [k, e] of this.map) if (match(k, e.value)) this.map.delete(k);
+  }
+
+  clear(): void {
+    this.generation++;
+    this.map.clear();
+  }
+}
+
+/**
+ * A cache for a service built on the main database handle; null for one built on a transaction (reads inside a
+ * transaction must see its own writes) or on a database without a change bus.
+ */
+export function cacheFor<K, V>(db: Queryable, ttlMs: number, maxEntries: number): Cache<K, V> | null {
+  return db.changes && !db.afterCommit ? new Cache<K, V>(db.changes, ttlMs, maxEntries) : null;
+}
