@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANGE_CHANNEL, ChangeBus } from '#src/cache/bus.ts';
+import { openPg } from '#src/db/pg.ts';
+import type { Db } from '#src/db/types.ts';
+import { buildServices, type Services } from '#src/services.ts';
+import {
+  createTestDb,
+  type Fixture,
+  modBatch,
+  seedWorkspace,
+  TEST_DATABASE_URL,
+  type TestDb,
+  testConfig,
+} from '../helpers.ts';
+
+/** Two instances of the service layer on one PostgreSQL database, as two processes behind a load balancer. */
+async function instance(url: string): Promise<{ db: Db; services: Services; close(): Promise<void> }> {
+  const db = openPg(url, 3);
+  db.changes = await ChangeBus.postgres(url, async (payload) => {
+    await db.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]);
+  });
+  const services = buildServices(db, testConfig());
+  return {
+    db,
+    services,
+    async close() {
+      await db.changes?.close();
+      await db.close();
+    },
+  };
+}
+
+async function eventually(check: () => Promise<boolean>, ms = 2_000): Promise<number> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > ms) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return Date.now() - start;
+}
+
+describe.skipIf(TEST_DATABASE_URL === null)('several instances sharing PostgreSQL', () => {
+  let t: TestDb;
+  let a: Awaited<ReturnType<typeof instance>>;
+  let b: Awaited<ReturnType<typeof instance>>;
+  let fx: Fixture;
+
+  beforeAll(async () => {
+    t = await createTestDb();
+    a = await instance(t.url!);
+    b = await instance(t.url!);
+    fx = await seedWorkspace(a.services);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await t?.drop();
+  });
+
+  it('a key revoked on one instance fails on the other within milliseconds, though the other had it cached', async () => {
+    const { data, secret } = await a.services.keys.create(fx.workspaceId, {
+      name: 'x',
+      type: 'website',
+      scopes: ['stats:read'],
+    });
+    expect(await b.services.keys.verify(secret)).not.toBeNull(); // now cached on b
+    await a.services.keys.revoke(fx.workspaceId, data.id);
+    const waited = await eventually(async () => (await b.services.keys.verify(secret)) === null);
+    expect(waited).toBeLessThan(500);
+  });
+
+  it('a leaderboard cached on one instance shows values ingested through the other', async () => {
+    const key = (await b.services.keys.verify(fx.keys.website!))!;
+    const stat = 'minecraft.mined:minecraft.stone';
+    const ingestKey = (await a.services.keys.verify(fx.keys.client!))!;
+    await a.services.ingest.ingest(ingestKey, modBatch({ stats: [{ key: stat, value: 5 }] }) as never);
+    const first = await b.services.leaderboards.get(key, { season: 's1', stat });
+    expect(first.entries[0]?.value).toBe(5);
+    await a.services.ingest.ingest(
+      ingestKey,
+      modBatch({ stats: [{ key: stat, value: 9 }], observedAt: new Date(Date.now() + 1000).toISOString() }) as never,
+    );
+    await eventually(
+      async () => (await b.services.leaderboards.get(key, { season: 's1', stat })).entries[0]?.value === 9,
+    );
+  });
+
+  it('a season activated on one instance is the one the other ingests into', async () => {
+    const s2 = await a.services.seasons.create(fx.workspaceId, { name: 'S2', slug: 's2' });
+    expect((await b.services.seasons.active(fx.workspaceId))?.slug).toBe('s1'); // cached on b
+    await a.services.seasons.activate(fx.workspaceId, s2.id);
+    await eventually(async () => (await b.services.seasons.active(fx.workspaceId))?.slug === 's2');
+  });
+
+  it('stops using its caches while it cannot listen, and resumes after reconnecting', async () => {
+    const bus = b.db.changes!;
+    expect(bus.healthy).toBe(true);
+    // Kill b's LISTEN connection from the server side.
+    await a.db.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`,
+    );
+    await eventually(async () => !bus.healthy);
+    await eventually(async () => bus.healthy, 5_000);
+  });
+});
