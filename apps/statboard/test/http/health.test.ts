@@ -30,6 +30,15 @@ describe('health routes', () => {
     });
   }
 
+  it('answers an unknown route with 404 NOT_FOUND in the error shape, with X-Request-ID', async () => {
+    for (const url of ['/api/v1/nope', '/nope', '/api/v2/players', '/api/v1/players/x/y/z']) {
+      const res = await ctx.app.inject({ method: 'GET', url, headers: { 'x-request-id': 'lost-1' } });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['x-request-id']).toBe('lost-1');
+      expect(res.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String), request_id: 'lost-1' } });
+    }
+  });
+
   it('echoes a client X-Request-ID', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/health/live', headers: { 'x-request-id': 'probe-1' } });
     expect(res.headers['x-request-id']).toBe('probe-1');

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { runSecurityMatrix } from '../security-matrix.ts';
@@ -27,7 +28,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const URL = '/api/v1/ingest/batch';
+const INGEST_URL = '/api/v1/ingest/batch';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Sends and expects a refusal that leaves every table exactly as it was. */
@@ -64,7 +65,7 @@ async function onlineUuids(): Promise<string[]> {
 runSecurityMatrix('POST /api/v1/ingest/batch', () => ctx, {
   method: 'POST',
   scope: 'ingest:write',
-  url: () => URL,
+  url: () => INGEST_URL,
   body: (w) => modBatch({ uuid: w.playerUuid, username: 'MatrixPlayer', stats: [{ key: w.statKey, value: 8 }] }),
 });
 
@@ -326,6 +327,26 @@ describe('POST /api/v1/ingest/batch: happy path', () => {
     }
   });
 
+  it('stores nested event payloads, and refuses payloads nested deeper than 32 levels with 422 (never a 500)', async () => {
+    const withPayload = (raw: string) =>
+      JSON.stringify(
+        modBatch({ uuid: uuid(), events: [{ id: uuid(), type: 'X', occurred_at: at(0), payload: {} }] }),
+      ).replace('"payload":{}', `"payload":${raw}`);
+    const nested = (n: number, inner = '1') => `${'{"a":'.repeat(n)}${inner}${'}'.repeat(n)}`;
+    const res = await postBatch(ctx, client, withPayload(nested(20)));
+    expect(res.statusCode, res.body).toBe(200);
+    for (const raw of [
+      nested(40),
+      `{"x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`,
+      `{"x":${'['.repeat(50_000)}${']'.repeat(50_000)}}`,
+      nested(80, '"\\u0000"'),
+    ]) {
+      const before = await snapshotDb(ctx.db);
+      expectInvalid(await postBatch(ctx, client, withPayload(raw)), 'events.0.payload');
+      expect(await snapshotDb(ctx.db)).toEqual(before);
+    }
+  });
+
   it('refuses a body that is JSON but not an object with 422', async () => {
     for (const raw of ['[]', '1', '"batch"', 'null', 'true']) {
       const before = await snapshotDb(ctx.db);
@@ -359,6 +380,46 @@ describe('POST /api/v1/ingest/batch: happy path', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().accepted).toBe(true);
+  });
+
+  it("serves an h2c upgrade request over a real socket as HTTP/1.1 (what Java's HttpClient sends)", async () => {
+    const address = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const { port } = new URL(address);
+      const body = JSON.stringify(modBatch({ uuid: uuid() }));
+      const request = [
+        'POST /api/v1/ingest/batch HTTP/1.1',
+        'Connection: Upgrade, HTTP2-Settings',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        `Host: 127.0.0.1:${port}`,
+        'HTTP2-Settings: AAEAAEAAAAIAAAABAAMAAABkAAQBAAAAAAUAAEAA',
+        'Upgrade: h2c',
+        'User-Agent: Java-http-client/21.0.5',
+        `Authorization: Bearer ${client}`,
+        'Content-Type: application/json',
+        'Accept: application/json',
+        '',
+        body,
+      ].join('\r\n');
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+        let data = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk) => {
+          data += chunk;
+          if (/\r\n\r\n[\s\S]*\}$/.test(data)) socket.end();
+        });
+        socket.on('end', () => resolve(data));
+        socket.on('close', () => resolve(data));
+        socket.on('error', reject);
+        socket.setTimeout(5_000, () => socket.destroy(new Error('timeout')));
+      });
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+      expect(answer).not.toMatch(/^HTTP\/1\.1 101/);
+      expect(answer).toContain('"accepted":true');
+    } finally {
+      await ctx.app.server.close();
+    }
   });
 
   it('accepts any string season hint (up to 255) or null, and writes into the active season regardless', async () => {

@@ -10,6 +10,20 @@ import { IngestWriter } from './writer.ts';
 /** A client clock may run ahead; observations further in the future than this are stored as "now + skew". */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
+/**
+ * Event payloads are stored as jsonb: PostgreSQL refuses very deep nesting ("stack depth limit exceeded", a 500),
+ * and the NUL/surrogate check of app.ts looks only 64 levels deep. Deeper payloads are a client error.
+ */
+const MAX_PAYLOAD_DEPTH = 32;
+
+/** True when `value` has arrays or objects nested more than `limit` levels (recursion stops at the limit). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (limit === 0) return true;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  return children.some((v) => nestedDeeperThan(v, limit - 1));
+}
+
 export interface IngestResult {
   accepted: true;
   server_time: string;
@@ -47,6 +61,13 @@ export class IngestService {
         });
       }
       seen.add(s.key);
+    }
+    for (const [i, e] of (body.events ?? []).entries()) {
+      if (nestedDeeperThan(e.payload, MAX_PAYLOAD_DEPTH)) {
+        throw new AppError('INVALID_PAYLOAD', 'The batch is invalid.', {
+          [`events.${i}.payload`]: [`must not be nested deeper than ${MAX_PAYLOAD_DEPTH} levels`],
+        });
+      }
     }
     const observed = parseRfc3339(body.observed_at);
     const events = (body.events ?? []).map((e) => ({
