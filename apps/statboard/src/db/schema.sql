@@ -136,7 +136,7 @@ TABLE player_stats
   constraint player_stats_stat_id_fkey FOREIGN KEY (stat_id) REFERENCES stat_definitions(id) ON DELETE CASCADE
   index CREATE UNIQUE INDEX player_stats_pkey ON public.player_stats USING btree (season_id, stat_id, player_id)
   index CREATE INDEX player_stats_player_idx ON public.player_stats USING btree (player_id, season_id)
-  index CREATE INDEX player_stats_rank_idx ON public.player_stats USING btree (season_id, stat_id, value)
+  index CREATE INDEX player_stats_top_idx ON public.player_stats USING btree (season_id, stat_id, value DESC, updated_at)
 
 TABLE players
   column id uuid NOT NULL DEFAULT gen_random_uuid()

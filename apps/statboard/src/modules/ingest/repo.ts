@@ -105,23 +105,6 @@ export interface SessionUpsert {
   ended: boolean;
 }
 
-/** Opens sessions on first sight, heartbeats them at server time, closes them on SESSION_ENDED. */
-export async function upsertSessions(tx: Queryable, rows: SessionUpsert[]): Promise<void> {
-  await tx.query(
-    `INSERT INTO game_sessions (workspace_id, player_id, session_id, server_id, season_id, mod_version, game_version,
-       loader_version, started_at, last_seen_at, ended_at)
-     SELECT workspace_id, player_id, session_id, server_id, season_id, mod_version, game_version, loader_version,
-       now(), now(), CASE WHEN ended THEN now() END
-     FROM jsonb_to_recordset($1::jsonb) AS t(workspace_id uuid, player_id uuid, session_id uuid, server_id uuid,
-       season_id uuid, mod_version text, game_version text, loader_version text, ended boolean)
-     ON CONFLICT (player_id, session_id) DO UPDATE SET
-       last_seen_at = now(),
-       server_id = excluded.server_id,
-       ended_at = COALESCE(game_sessions.ended_at, excluded.ended_at)`,
-    [JSON.stringify(rows)],
-  );
-}
-
 export interface EventInsert {
   workspace_id: string;
   id: string;
@@ -134,14 +117,88 @@ export interface EventInsert {
   payload: unknown;
 }
 
-/** Events are stored once per (workspace, event id): a retried batch changes nothing, the first write wins. */
-export async function insertEvents(tx: Queryable, rows: EventInsert[]): Promise<void> {
-  await tx.query(
-    `INSERT INTO events (workspace_id, id, player_id, session_id, server_id, season_id, type, occurred_at, payload)
-     SELECT workspace_id, id, player_id, session_id, server_id, season_id, type, occurred_at, payload
-     FROM jsonb_to_recordset($1::jsonb) AS t(workspace_id uuid, id uuid, player_id uuid, session_id uuid,
-       server_id uuid, season_id uuid, type text, occurred_at timestamptz, payload jsonb)
-     ON CONFLICT (workspace_id, id) DO NOTHING`,
-    [JSON.stringify(rows)],
+/** A group of batches, de-duplicated, ready for `writeGroup`. Players are addressed by (workspace, game UUID). */
+export interface GroupRows {
+  players: PlayerUpsert[];
+  stats: { workspaceId: string; uuid: string; seasonId: string; statId: string; value: number; observedAt: Date }[];
+  sessions: (Omit<SessionUpsert, 'player_id'> & { player_uuid: string })[];
+  events: (Omit<EventInsert, 'player_id'> & { player_uuid: string })[];
+}
+
+/**
+ * Writes a whole group in ONE statement (one round trip, atomic on its own): players are upserted first and
+ * the values, sessions and events of the same statement join their ids. Returns the players with a `renamed`
+ * flag (the sibling CTE `before` reads the rows as they were before the statement).
+ */
+export async function writeGroup(
+  db: Queryable,
+  g: GroupRows,
+): Promise<{ id: string; workspace_id: string; uuid: string; renamed: boolean }[]> {
+  return db.query(
+    `WITH input AS (
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) AS t(w, u, n, o)
+     ), before AS (
+       SELECT p.workspace_id, p.uuid, p.username FROM players p JOIN input ON p.workspace_id = input.w AND p.uuid = input.u
+     ), up AS (
+       INSERT INTO players (workspace_id, uuid, username, username_observed_at)
+       SELECT w, u, n, o FROM input
+       ON CONFLICT (workspace_id, uuid) DO UPDATE SET
+         username = CASE WHEN excluded.username_observed_at >= players.username_observed_at
+                         THEN excluded.username ELSE players.username END,
+         username_observed_at = GREATEST(players.username_observed_at, excluded.username_observed_at),
+         last_seen_at = now(), updated_at = now()
+       RETURNING id, workspace_id, uuid, username
+     ), stat_rows AS (
+       INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
+       SELECT s.s, s.d, up.id, s.v, s.o, now()
+       FROM unnest($5::uuid[], $6::uuid[], $7::uuid[], $8::uuid[], $9::float8[], $10::timestamptz[]) AS s(w, u, s, d, v, o)
+       JOIN up ON up.workspace_id = s.w AND up.uuid = s.u
+       ORDER BY s.s, s.d, up.id
+       ON CONFLICT (season_id, stat_id, player_id) DO UPDATE SET
+         value = excluded.value,
+         observed_at = excluded.observed_at,
+         updated_at = CASE WHEN player_stats.value = excluded.value THEN player_stats.updated_at ELSE excluded.updated_at END
+       WHERE player_stats.observed_at <= excluded.observed_at
+         AND (player_stats.value <> excluded.value OR player_stats.observed_at < excluded.observed_at)
+       RETURNING 1
+     ), session_rows AS (
+       INSERT INTO game_sessions (workspace_id, player_id, session_id, server_id, season_id, mod_version, game_version,
+         loader_version, started_at, last_seen_at, ended_at)
+       SELECT j.workspace_id, up.id, j.session_id, j.server_id, j.season_id, j.mod_version, j.game_version,
+         j.loader_version, now(), now(), CASE WHEN j.ended THEN now() END
+       FROM jsonb_to_recordset($11::jsonb) AS j(workspace_id uuid, player_uuid uuid, session_id uuid, server_id uuid,
+         season_id uuid, mod_version text, game_version text, loader_version text, ended boolean)
+       JOIN up ON up.workspace_id = j.workspace_id AND up.uuid = j.player_uuid
+       ORDER BY up.id, j.session_id
+       ON CONFLICT (player_id, session_id) DO UPDATE SET
+         last_seen_at = now(),
+         server_id = excluded.server_id,
+         ended_at = COALESCE(game_sessions.ended_at, excluded.ended_at)
+       RETURNING 1
+     ), event_rows AS (
+       INSERT INTO events (workspace_id, id, player_id, session_id, server_id, season_id, type, occurred_at, payload)
+       SELECT j.workspace_id, j.id, up.id, j.session_id, j.server_id, j.season_id, j.type, j.occurred_at, j.payload
+       FROM jsonb_to_recordset($12::jsonb) AS j(workspace_id uuid, id uuid, player_uuid uuid, session_id uuid,
+         server_id uuid, season_id uuid, type text, occurred_at timestamptz, payload jsonb)
+       JOIN up ON up.workspace_id = j.workspace_id AND up.uuid = j.player_uuid
+       ON CONFLICT (workspace_id, id) DO NOTHING
+       RETURNING 1
+     )
+     SELECT up.id, up.workspace_id, up.uuid, (b.username IS NOT NULL AND b.username <> up.username) AS renamed
+     FROM up LEFT JOIN before b ON b.workspace_id = up.workspace_id AND b.uuid = up.uuid`,
+    [
+      g.players.map((r) => r.workspaceId),
+      g.players.map((r) => r.uuid),
+      g.players.map((r) => r.username),
+      g.players.map((r) => r.observedAt),
+      g.stats.map((r) => r.workspaceId),
+      g.stats.map((r) => r.uuid),
+      g.stats.map((r) => r.seasonId),
+      g.stats.map((r) => r.statId),
+      g.stats.map((r) => r.value),
+      g.stats.map((r) => r.observedAt),
+      JSON.stringify(g.sessions),
+      JSON.stringify(g.events),
+    ],
   );
 }

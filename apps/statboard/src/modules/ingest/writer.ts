@@ -93,10 +93,23 @@ export class IngestWriter {
     for (let attempt = 1; ; attempt++) {
       const learned = new Map<string, string>();
       try {
-        const changes: Change[] = [];
-        await this.db.transaction((tx) => this.write(tx, items, learned, changes));
+        const missing = this.missingDefinitions(items);
+        // The steady state is one statement (atomic on its own). Only a group that brings statistic keys seen
+        // for the first time needs a transaction: definitions first, then the same statement.
+        const changes =
+          missing.length === 0
+            ? await this.writeRows(this.db, items, learned)
+            : await this.db.transaction(async (tx) => {
+                const found = await repo.ensureDefinitions(
+                  tx,
+                  missing.map((m) => m.w),
+                  missing.map((m) => m.k),
+                );
+                for (const d of found) learned.set(`${d.workspace_id}/${d.key}`, d.id);
+                return this.writeRows(tx, items, learned);
+              });
         for (const [k, v] of learned) this.definitionIds.set(k, v);
-        // After COMMIT and before any batch of the group is answered: a client that reads right after its
+        // After the commit and before any batch of the group is answered: a client that reads right after its
         // 200 sees its own values.
         if (this.db.changes) await Promise.all(changes.map((c) => this.db.changes!.publish(c)));
         return;
@@ -107,37 +120,8 @@ export class IngestWriter {
     }
   }
 
-  /** Writes a group in one transaction: players, definitions (first sight only), values, sessions, events. */
-  private async write(
-    tx: Queryable,
-    items: IngestItem[],
-    learned: Map<string, string>,
-    changes: Change[],
-  ): Promise<void> {
-    // Players: one row per (workspace, uuid), the latest observation's username. Sorted for a stable lock order.
-    const players = new Map<string, repo.PlayerUpsert>();
-    for (const it of items) {
-      const k = `${it.workspaceId}/${it.player.uuid}`;
-      const prev = players.get(k);
-      if (!prev || it.observedAt >= prev.observedAt) {
-        players.set(k, {
-          workspaceId: it.workspaceId,
-          uuid: it.player.uuid,
-          username: it.player.username,
-          observedAt: it.observedAt,
-        });
-      }
-    }
-    const playerRows = [...players.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map((e) => e[1]);
-    const playerIds = new Map<string, string>();
-    const renamedIn = new Set<string>();
-    for (const r of await repo.upsertPlayers(tx, playerRows)) {
-      playerIds.set(`${r.workspace_id}/${r.uuid}`, r.id);
-      if (r.renamed) renamedIn.add(r.workspace_id);
-    }
-    for (const workspaceId of renamedIn) changes.push({ topic: 'player', workspaceId });
-
-    // Definitions: only keys not seen in an earlier committed transaction go to the database.
+  /** Statistic keys of the group not seen in an earlier committed write (definitions are never deleted). */
+  private missingDefinitions(items: IngestItem[]): { w: string; k: string }[] {
     const missing = new Map<string, { w: string; k: string }>();
     for (const it of items) {
       for (const s of it.stats) {
@@ -145,70 +129,64 @@ export class IngestWriter {
         if (!this.definitionIds.has(dk)) missing.set(dk, { w: it.workspaceId, k: s.key });
       }
     }
-    if (missing.size > 0) {
-      const list = [...missing.values()];
-      const found = await repo.ensureDefinitions(
-        tx,
-        list.map((m) => m.w),
-        list.map((m) => m.k),
-      );
-      for (const d of found) learned.set(`${d.workspace_id}/${d.key}`, d.id);
-    }
-    const defId = (w: string, k: string) => learned.get(`${w}/${k}`) ?? this.definitionIds.get(`${w}/${k}`)!;
+    return [...missing.values()];
+  }
 
-    // Values: one row per (season, stat, player), the latest observation wins inside the group too.
-    const stats = new Map<string, repo.StatUpsert>();
+  /**
+   * De-duplicates a group (one row per player, value, session and event; the latest observation wins, the
+   * first event wins) and writes it with one statement. Returns what the caches must forget.
+   */
+  private async writeRows(db: Queryable, items: IngestItem[], learned: Map<string, string>): Promise<Change[]> {
+    const defId = (w: string, k: string) => learned.get(`${w}/${k}`) ?? this.definitionIds.get(`${w}/${k}`)!;
+    const players = new Map<string, repo.PlayerUpsert>();
+    const stats = new Map<string, repo.GroupRows['stats'][number]>();
+    const sessions = new Map<string, repo.GroupRows['sessions'][number]>();
+    const events = new Map<string, repo.GroupRows['events'][number]>();
     for (const it of items) {
-      const playerId = playerIds.get(`${it.workspaceId}/${it.player.uuid}`)!;
+      const pk = `${it.workspaceId}/${it.player.uuid}`;
+      const prev = players.get(pk);
+      if (!prev || it.observedAt >= prev.observedAt) {
+        players.set(pk, {
+          workspaceId: it.workspaceId,
+          uuid: it.player.uuid,
+          username: it.player.username,
+          observedAt: it.observedAt,
+        });
+      }
       for (const s of it.stats) {
         const statId = defId(it.workspaceId, s.key);
-        const k = `${it.seasonId}/${statId}/${playerId}`;
-        const prev = stats.get(k);
-        if (!prev || it.observedAt >= prev.observedAt) {
-          stats.set(k, { seasonId: it.seasonId, statId, playerId, value: s.value, observedAt: it.observedAt });
+        const k = `${it.seasonId}/${statId}/${pk}`;
+        const p = stats.get(k);
+        if (!p || it.observedAt >= p.observedAt) {
+          stats.set(k, {
+            workspaceId: it.workspaceId,
+            uuid: it.player.uuid,
+            seasonId: it.seasonId,
+            statId,
+            value: s.value,
+            observedAt: it.observedAt,
+          });
         }
       }
-    }
-    if (stats.size > 0) {
-      const rows = [...stats.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map((e) => e[1]);
-      await repo.upsertStats(tx, rows);
-      changes.push(...valueChanges(items, rows, playerIds));
-    }
-
-    // Sessions: every batch is a heartbeat; SESSION_ENDED closes.
-    const sessions = new Map<string, repo.SessionUpsert>();
-    for (const it of items) {
-      const playerId = playerIds.get(`${it.workspaceId}/${it.player.uuid}`)!;
-      const k = `${playerId}/${it.sessionId}`;
-      const ended = it.events.some((e) => e.type === 'SESSION_ENDED') || sessions.get(k)?.ended === true;
-      sessions.set(k, {
+      const sk = `${pk}/${it.sessionId}`;
+      sessions.set(sk, {
         workspace_id: it.workspaceId,
-        player_id: playerId,
+        player_uuid: it.player.uuid,
         session_id: it.sessionId,
         server_id: it.serverId,
         season_id: it.seasonId,
         mod_version: it.client.modVersion,
         game_version: it.client.gameVersion,
         loader_version: it.client.loaderVersion,
-        ended,
+        ended: it.events.some((e) => e.type === 'SESSION_ENDED') || sessions.get(sk)?.ended === true,
       });
-    }
-    await repo.upsertSessions(
-      tx,
-      [...sessions.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map((e) => e[1]),
-    );
-
-    // Events: first write wins, inside the group as in the table.
-    const events = new Map<string, repo.EventInsert>();
-    for (const it of items) {
-      const playerId = playerIds.get(`${it.workspaceId}/${it.player.uuid}`)!;
       for (const e of it.events) {
-        const k = `${it.workspaceId}/${e.id}`;
-        if (events.has(k)) continue;
-        events.set(k, {
+        const ek = `${it.workspaceId}/${e.id}`;
+        if (events.has(ek)) continue;
+        events.set(ek, {
           workspace_id: it.workspaceId,
           id: e.id,
-          player_id: playerId,
+          player_uuid: it.player.uuid,
           session_id: it.sessionId,
           server_id: it.serverId,
           season_id: it.seasonId,
@@ -218,29 +196,40 @@ export class IngestWriter {
         });
       }
     }
-    if (events.size > 0) await repo.insertEvents(tx, [...events.values()]);
+    const byKey = <T>(m: Map<string, T>) => [...m.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map((e) => e[1]);
+    const written = await repo.writeGroup(db, {
+      players: byKey(players),
+      stats: [...stats.values()],
+      sessions: [...sessions.values()],
+      events: [...events.values()],
+    });
+    return changesOf(written, [...stats.values()]);
   }
 }
 
-/** Which cached reads a group's values may change: (season, stat) pairs and players, per workspace. */
-function valueChanges(items: IngestItem[], rows: repo.StatUpsert[], playerIds: Map<string, string>): Change[] {
-  const workspaceOfPlayer = new Map<string, string>();
-  for (const it of items) workspaceOfPlayer.set(playerIds.get(`${it.workspaceId}/${it.player.uuid}`)!, it.workspaceId);
+/** What cached reads a write may have made stale: renamed players, and values by (season, stat) and player. */
+function changesOf(
+  players: { id: string; workspace_id: string; uuid: string; renamed: boolean }[],
+  stats: repo.GroupRows['stats'],
+): Change[] {
+  const changes: Change[] = [];
+  const idOf = new Map(players.map((p) => [`${p.workspace_id}/${p.uuid}`, p.id]));
+  for (const w of new Set(players.filter((p) => p.renamed).map((p) => p.workspace_id))) {
+    changes.push({ topic: 'player', workspaceId: w });
+  }
   const byWorkspace = new Map<string, { pairs: Map<string, [string, string]>; players: Set<string> }>();
-  for (const r of rows) {
-    const w = workspaceOfPlayer.get(r.playerId)!;
-    let entry = byWorkspace.get(w);
+  for (const r of stats) {
+    let entry = byWorkspace.get(r.workspaceId);
     if (!entry) {
       entry = { pairs: new Map(), players: new Set() };
-      byWorkspace.set(w, entry);
+      byWorkspace.set(r.workspaceId, entry);
     }
     entry.pairs.set(`${r.seasonId}/${r.statId}`, [r.seasonId, r.statId]);
-    entry.players.add(r.playerId);
+    const id = idOf.get(`${r.workspaceId}/${r.uuid}`);
+    if (id) entry.players.add(id);
   }
-  return [...byWorkspace].map(([workspaceId, e]) => ({
-    topic: 'values' as const,
-    workspaceId,
-    pairs: [...e.pairs.values()],
-    players: [...e.players],
-  }));
+  for (const [workspaceId, e] of byWorkspace) {
+    changes.push({ topic: 'values', workspaceId, pairs: [...e.pairs.values()], players: [...e.players] });
+  }
+  return changes;
 }
