@@ -3,6 +3,7 @@ import formatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetails } from '#src/errors.ts';
 import { isRfc3339 } from '#src/lib/rfc3339.ts';
+import { isUuid } from '#src/lib/uuid.ts';
 
 // ajv-formats is CommonJS with a default export: under NodeNext the callable sits on `.default`.
 const addFormats = formatsModule as unknown as typeof formatsModule.default;
@@ -18,6 +19,8 @@ function build(coerce: boolean): Ajv {
   addFormats(ajv);
   // Our own RFC 3339 check, the same one the services parse with.
   ajv.addFormat('date-time', { type: 'string', validate: isRfc3339 });
+  // ajv-formats' uuid also takes a `urn:uuid:` prefix, which PostgreSQL's uuid type refuses (a 500 on insert).
+  ajv.addFormat('uuid', { type: 'string', validate: isUuid });
   return ajv;
 }
 
