@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
+import { transactionalDb } from './db/types.ts';
 import { AppError } from './errors.ts';
+import type { AuditEntry } from './modules/audit/service.ts';
 import { buildServices, type Services } from './services.ts';
 
 /**
@@ -81,6 +83,21 @@ function int(value: string, name: string): number {
 }
 
 type Result = { json: unknown; text: string };
+type Audit = (entry: Omit<AuditEntry, 'actorUserId' | 'actorLabel'>) => Promise<void>;
+
+/**
+ * Runs a change in one transaction with its audit record (actor: the CLI), as the admin routes do: both
+ * commit or neither.
+ */
+function change<T>(services: Services, fn: (s: Services, audit: Audit) => Promise<T>): Promise<T> {
+  return services.db.transaction(async (tx) => {
+    const scoped = buildServices(transactionalDb(tx, services.db.kind), { nextUploadAfterSeconds: 60 });
+    const audit: Audit = async (entry) => {
+      await services.audit.record(tx, { ...entry, actorUserId: null, actorLabel: 'cli' });
+    };
+    return fn(scoped, audit);
+  });
+}
 
 async function run(services: Services, command: string, values: Values): Promise<Result> {
   const ws = async () => services.workspaces.resolve(need(values, 'workspace'));
@@ -88,7 +105,17 @@ async function run(services: Services, command: string, values: Values): Promise
     case 'migrate':
       throw new Error('unreachable'); // handled before services exist
     case 'workspace create': {
-      const w = await services.workspaces.create({ name: need(values, 'name'), slug: values.slug });
+      const w = await change(services, async (s, audit) => {
+        const created = await s.workspaces.create({ name: need(values, 'name'), slug: values.slug });
+        await audit({
+          workspaceId: created.id,
+          action: 'WORKSPACE_CREATED',
+          targetType: 'workspace',
+          targetId: created.id,
+          after: created,
+        });
+        return created;
+      });
       return { json: { data: w }, text: `Created workspace ${w.name} (${w.slug}) ${w.id}` };
     }
     case 'workspace list': {
@@ -99,12 +126,23 @@ async function run(services: Services, command: string, values: Values): Promise
       };
     }
     case 'server create': {
-      const s = await services.servers.create((await ws()).id, {
-        name: values.name,
-        display_name: values['display-name'],
-        hostname: need(values, 'hostname'),
-        port: int(need(values, 'port'), 'port'),
-        enabled: values.disabled !== true,
+      const workspaceId = (await ws()).id;
+      const s = await change(services, async (t, audit) => {
+        const created = await t.servers.create(workspaceId, {
+          name: values.name,
+          display_name: values['display-name'],
+          hostname: need(values, 'hostname'),
+          port: int(need(values, 'port'), 'port'),
+          enabled: values.disabled !== true,
+        });
+        await audit({
+          workspaceId,
+          action: 'SERVER_CREATED',
+          targetType: 'server',
+          targetId: created.id,
+          after: created,
+        });
+        return created;
       });
       return {
         json: { data: s },
@@ -121,17 +159,40 @@ async function run(services: Services, command: string, values: Values): Promise
       };
     }
     case 'season create': {
-      const s = await services.seasons.create((await ws()).id, {
-        name: need(values, 'name'),
-        slug: need(values, 'slug'),
-        active: values.activate === true,
-        started_at: values['started-at'],
-        ended_at: values['ended-at'],
+      const workspaceId = (await ws()).id;
+      const s = await change(services, async (t, audit) => {
+        const created = await t.seasons.create(workspaceId, {
+          name: need(values, 'name'),
+          slug: need(values, 'slug'),
+          active: values.activate === true,
+          started_at: values['started-at'],
+          ended_at: values['ended-at'],
+        });
+        await audit({
+          workspaceId,
+          action: 'SEASON_CREATED',
+          targetType: 'season',
+          targetId: created.id,
+          after: created,
+        });
+        return created;
       });
       return { json: { data: s }, text: `Created season ${s.slug} ${s.id}${s.active ? ' (active)' : ''}` };
     }
     case 'season activate': {
-      const { season } = await services.seasons.activate((await ws()).id, need(values, 'season'));
+      const workspaceId = (await ws()).id;
+      const season = await change(services, async (t, audit) => {
+        const { season: after, previous } = await t.seasons.activate(workspaceId, need(values, 'season'));
+        await audit({
+          workspaceId,
+          action: 'SEASON_ACTIVATED',
+          targetType: 'season',
+          targetId: after.id,
+          before: previous,
+          after,
+        });
+        return after;
+      });
       return { json: { data: season }, text: `Activated season ${season.slug} ${season.id}` };
     }
     case 'season list': {
@@ -142,15 +203,26 @@ async function run(services: Services, command: string, values: Values): Promise
       };
     }
     case 'key create': {
-      const created = await services.keys.create((await ws()).id, {
-        name: need(values, 'name'),
-        type: need(values, 'type'),
-        scopes: list(need(values, 'scopes')) ?? [],
-        description: values.description ?? null,
-        player_restrictions: list(values.players),
-        server_restrictions: list(values.servers),
-        season_restrictions: list(values.seasons),
-        expires_at: values['expires-at'] ?? null,
+      const workspaceId = (await ws()).id;
+      const created = await change(services, async (t, audit) => {
+        const made = await t.keys.create(workspaceId, {
+          name: need(values, 'name'),
+          type: need(values, 'type'),
+          scopes: list(need(values, 'scopes')) ?? [],
+          description: values.description ?? null,
+          player_restrictions: list(values.players),
+          server_restrictions: list(values.servers),
+          season_restrictions: list(values.seasons),
+          expires_at: values['expires-at'] ?? null,
+        });
+        await audit({
+          workspaceId,
+          action: 'API_KEY_CREATED',
+          targetType: 'api_key',
+          targetId: made.data.id,
+          after: made.data,
+        });
+        return made;
       });
       return {
         json: created,
@@ -158,7 +230,20 @@ async function run(services: Services, command: string, values: Values): Promise
       };
     }
     case 'key revoke': {
-      const k = await services.keys.revoke((await ws()).id, need(values, 'key'));
+      const workspaceId = (await ws()).id;
+      const k = await change(services, async (t, audit) => {
+        const before = await t.keys.get(workspaceId, need(values, 'key'));
+        const after = await t.keys.revoke(workspaceId, before.id);
+        await audit({
+          workspaceId,
+          action: 'API_KEY_REVOKED',
+          targetType: 'api_key',
+          targetId: after.id,
+          before,
+          after,
+        });
+        return after;
+      });
       return { json: { data: k }, text: `Revoked key ${k.name} ${k.id}` };
     }
     case 'key list': {
@@ -172,7 +257,18 @@ async function run(services: Services, command: string, values: Values): Promise
     }
     case 'bootstrap-token': {
       const ttl = values['ttl-minutes'] === undefined ? undefined : int(values['ttl-minutes'], 'ttl-minutes');
-      const t = await services.bootstrap.createToken(ttl);
+      const t = await change(services, async (scoped, audit) => {
+        const token = await scoped.bootstrap.createToken(ttl);
+        // The token itself never goes into the audit log.
+        await audit({
+          workspaceId: null,
+          action: 'BOOTSTRAP_TOKEN_CREATED',
+          targetType: 'bootstrap_token',
+          targetId: null,
+          after: { expires_at: token.expires_at },
+        });
+        return token;
+      });
       return { json: t, text: `Bootstrap token (single use, expires ${t.expires_at}):\n${t.token}` };
     }
     default:

@@ -17,7 +17,9 @@ export type AuditAction =
   | 'PLAYER_UPDATED'
   | 'STAT_UPDATED'
   | 'USER_ROLE_UPDATED'
-  | 'WORKSPACE_BOOTSTRAPPED';
+  | 'WORKSPACE_BOOTSTRAPPED'
+  | 'WORKSPACE_CREATED'
+  | 'BOOTSTRAP_TOKEN_CREATED';
 
 export interface AuditEntry {
   workspaceId: string | null;
