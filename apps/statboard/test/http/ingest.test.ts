@@ -495,6 +495,32 @@ describe('POST /api/v1/ingest/batch: stored state', () => {
     expect(await countRows(ctx.db, 'events', 'id = $1', [eventId])).toBe(1);
   });
 
+  it('keeps the latest observation when batches of one player arrive concurrently and out of order', async () => {
+    const player = uuid();
+    const key = 'race:k';
+    const eventId = uuid();
+    const order = Array.from({ length: 24 }, (_, i) => i).sort(() => Math.random() - 0.5);
+    const results = await Promise.all(
+      order.map((i) =>
+        postBatch(
+          ctx,
+          client,
+          modBatch({
+            uuid: player,
+            username: `Racer${i}`,
+            observedAt: at(i),
+            stats: [{ key, value: i }],
+            events: [{ id: eventId, type: 'X', occurred_at: at(i), payload: { i } }],
+          }),
+        ),
+      ),
+    );
+    for (const r of results) expect(r.statusCode, r.body).toBe(200);
+    expect(await storedValue(player, key)).toBe(23);
+    expect(await countRows(ctx.db, 'events', 'id = $1', [eventId])).toBe(1);
+    expect((await getJson(ctx, fx.keys.website!, `/api/v1/players/${player}`)).json().username).toBe('Racer23');
+  });
+
   it('stores an event once per (workspace, event id): the first write wins', async () => {
     const eventId = uuid();
     const player = uuid();

@@ -161,6 +161,8 @@ describe('GET /api/v1/leaderboards', () => {
     expect(await count('101')).toBe(100);
     expect(await count('1000')).toBe(100);
     expect(await count('99999999999999')).toBe(100);
+    expect(await count('Infinity')).toBe(100);
+    expect(await count('-Infinity')).toBe(1);
   });
 
   it('returns 422 when limit is not an integer', async () => {

@@ -119,14 +119,14 @@ describe('GET /api/v1/players', () => {
   });
 
   it('returns 422 for per_page outside 1–100 or not an integer', async () => {
-    for (const v of ['0', '101', '-1', '1.5', 'abc', '', '1e3', '50x']) {
+    for (const v of ['0', '101', '-1', '1.5', 'abc', '', '1e3', '50x', 'Infinity', 'NaN', '1e400']) {
       const res = await getJson(ctx, web, `/api/v1/players?per_page=${v}`);
       expectInvalid(res, 'per_page');
     }
   });
 
   it('returns 422 for page below 1 or not an integer', async () => {
-    for (const v of ['0', '-1', '1.5', 'first', '']) {
+    for (const v of ['0', '-1', '1.5', 'first', '', 'Infinity', '-Infinity', '1e400', 'NaN', '99999999999999999999']) {
       const res = await getJson(ctx, web, `/api/v1/players?page=${v}`);
       expectInvalid(res, 'page');
     }

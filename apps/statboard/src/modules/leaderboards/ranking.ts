@@ -12,6 +12,7 @@ export function competitionRanks(values: readonly number[]): number[] {
 
 /** DECISIONS: limit defaults to 10 and is clamped to 1–100. */
 export function clampLimit(limit: number | undefined): number {
-  if (limit === undefined || !Number.isFinite(limit)) return limit === Number.POSITIVE_INFINITY ? 100 : 10;
+  if (limit === undefined || Number.isNaN(limit)) return 10;
+  // ±Infinity clamp like any other out-of-range value.
   return Math.min(100, Math.max(1, Math.trunc(limit)));
 }

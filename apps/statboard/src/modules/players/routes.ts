@@ -20,7 +20,8 @@ export function playerRoutes(services: Services): FastifyPluginAsyncTypebox {
           'x-required-scopes': ['players:read'],
           querystring: Type.Object({
             search: Type.Optional(Type.String({ maxLength: 64, description: 'Case-insensitive username substring' })),
-            page: Type.Integer({ minimum: 1, default: 1 }),
+            // Ajv's integer check lets `Infinity` through (a 500 when the page is echoed): bound it.
+            page: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 }),
             per_page: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
             season: Type.Optional(
               Type.String({ description: 'Accepted for compatibility; players are not per season' }),
