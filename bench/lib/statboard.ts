@@ -63,6 +63,12 @@ export const READY_PATH = '/health/ready';
 /** The service's environment for a target: LOG_LEVEL=warn, DATABASE_URL or DATA_DIR. */
 export function serviceEnv(target: DbTarget): Record<string, string> {
   return 'url' in target
-    ? { DATABASE_URL: target.url, LOG_LEVEL: 'warn', NODE_ENV: 'production' }
-    : { DATABASE_URL: '', DATA_DIR: target.dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+    ? { DATABASE_URL: target.url, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0' }
+    : {
+        DATABASE_URL: '',
+        DATA_DIR: target.dataDir,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        RATE_LIMIT_PER_MINUTE: '0',
+      };
 }

@@ -13,6 +13,7 @@ import { playerRoutes } from './modules/players/routes.ts';
 import { presenceRoutes } from './modules/presence/routes.ts';
 import { seasonRoutes } from './modules/seasons/routes.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { MemoryRateLimiter, RedisRateLimiter, RequestLimits } from './plugins/rate-limit.ts';
 import { requestIdFor } from './plugins/request-id.ts';
 import { validatorCompiler } from './plugins/validation.ts';
 import type { Services } from './services.ts';
@@ -37,6 +38,9 @@ export async function buildApp({ config, services, logger = false }: AppOptions)
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('apiKey', null);
+  const limiter = config.redisUrl === null ? new MemoryRateLimiter() : new RedisRateLimiter(config.redisUrl);
+  app.decorate('limits', new RequestLimits(limiter, config.rateLimitPerMinute, config.authFailureLimitPerMinute));
+  app.addHook('onClose', async () => app.limits.close());
   app.setValidatorCompiler(validatorCompiler);
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   registerErrorHandling(app);

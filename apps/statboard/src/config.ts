@@ -23,6 +23,10 @@ export interface Config {
   readonly sessionIdleMinutes: number;
   /** Admin sessions end this many hours after login, however active (SESSION_MAX_HOURS). */
   readonly sessionMaxHours: number;
+  /** Requests per minute per API key (0: no limit). */
+  readonly rateLimitPerMinute: number;
+  /** Failed authentications per minute per client IP before 429 (0: no limit). */
+  readonly authFailureLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -95,6 +99,8 @@ export function loadConfig(env: Env = process.env): Config {
   const databasePoolSize = intVar(env, 'DATABASE_POOL_SIZE', 10, 1, 200, problems);
   const sessionIdleMinutes = intVar(env, 'SESSION_IDLE_MINUTES', 120, 1, 43_200, problems);
   const sessionMaxHours = intVar(env, 'SESSION_MAX_HOURS', 12, 1, 8_760, problems);
+  const rateLimitPerMinute = intVar(env, 'RATE_LIMIT_PER_MINUTE', 6_000, 0, 10_000_000, problems);
+  const authFailureLimitPerMinute = intVar(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 300, 0, 10_000_000, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -112,5 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize,
     sessionIdleMinutes,
     sessionMaxHours,
+    rateLimitPerMinute,
+    authFailureLimitPerMinute,
   });
 }

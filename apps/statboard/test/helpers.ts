@@ -50,7 +50,13 @@ export async function createTestDb(): Promise<TestDb> {
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ DATA_DIR: '/nonexistent-statboard-test', ...overrides });
+  // Rate limits are off unless a test turns them on: suites send thousands of requests from one address.
+  return loadConfig({
+    DATA_DIR: '/nonexistent-statboard-test',
+    RATE_LIMIT_PER_MINUTE: '0',
+    AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+    ...overrides,
+  });
 }
 
 export interface TestContext {

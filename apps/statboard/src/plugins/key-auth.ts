@@ -3,8 +3,13 @@ import { AppError } from '#src/errors.ts';
 import type { Scope } from '#src/modules/keys/scopes.ts';
 import type { KeyService } from '#src/modules/keys/service.ts';
 import type { AuthKey } from '#src/modules/keys/types.ts';
+import type { RequestLimits } from './rate-limit.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Request limits (set by buildApp). */
+    limits: RequestLimits;
+  }
   interface FastifyRequest {
     /** The verified API key of a key route (set by `requireKey`). */
     apiKey: AuthKey | null;
@@ -30,11 +35,13 @@ export function requireKey(keys: KeyService, scope: Scope): onRequestAsyncHookHa
     const token = bearerToken(request);
     const key = token === null ? null : await keys.verify(token);
     if (!key) {
+      await request.server.limits.authFailure(request);
       throw new AppError('INVALID_API_KEY', undefined, undefined, { headers: { 'WWW-Authenticate': 'Bearer' } });
     }
     if (!key.scopes.has(scope)) {
       throw new AppError('INSUFFICIENT_SCOPE', `The API key lacks the scope ${scope}.`);
     }
+    await request.server.limits.keyRequest(key.id);
     request.apiKey = key;
   };
 }
