@@ -12,7 +12,7 @@ import { leaderboardRoutes } from './modules/leaderboards/routes.ts';
 import { playerRoutes } from './modules/players/routes.ts';
 import { presenceRoutes } from './modules/presence/routes.ts';
 import { seasonRoutes } from './modules/seasons/routes.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { registerErrorHandling, sendError } from './plugins/errors.ts';
 import { MemoryRateLimiter, RedisRateLimiter, RequestLimits } from './plugins/rate-limit.ts';
 import { requestIdFor } from './plugins/request-id.ts';
 import { validatorCompiler } from './plugins/validation.ts';
@@ -35,6 +35,16 @@ export async function buildApp({ config, services, logger = false }: AppOptions)
     // Behind a reverse proxy the client address comes from X-Forwarded-For; set TRUST_PROXY to enable.
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors the router raises before any hook runs (a broken escape in the path, a path parameter over the
+    // router's length limit) get the same error shape and X-Request-ID as everything else.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      const known =
+        error.code === 'FST_ERR_BAD_URL'
+          ? new AppError('BAD_REQUEST', 'The request path is malformed.')
+          : new AppError('NOT_FOUND', 'No such route.');
+      void sendError(reply, request, known);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('apiKey', null);

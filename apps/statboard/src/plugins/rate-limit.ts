@@ -52,7 +52,9 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly redis: Redis;
 
   constructor(url: string) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    // Commands wait for the connection (no request is let through uncounted at start); with Redis down they fail
+    // after one retry and the request is let through.
+    this.redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
     this.redis.on('error', () => undefined);
   }
 
