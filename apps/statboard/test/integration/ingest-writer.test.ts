@@ -95,4 +95,26 @@ describe(`group commit (${DB_KIND})`, () => {
     const rows = await ctx.db.query<{ type: string }>('SELECT type FROM events WHERE id = $1', [id]);
     expect(rows).toEqual([{ type: 'SESSION_STARTED' }]);
   });
+
+  it('keeps both batches when two writers create the same new player at the same moment', async () => {
+    const w1 = new IngestWriter(ctx.db, 1);
+    const w2 = new IngestWriter(ctx.db, 1);
+    // Learn the definitions first, so both writers take the single-statement path.
+    await w1.submit(item({ stats: [{ key: 'minecraft.custom:minecraft.race_a', value: 0 }] }));
+    await w2.submit(item({ stats: [{ key: 'minecraft.custom:minecraft.race_b', value: 0 }] }));
+    await w1.submit(item({ stats: [{ key: 'minecraft.custom:minecraft.race_b', value: 0 }] }));
+    await w2.submit(item({ stats: [{ key: 'minecraft.custom:minecraft.race_a', value: 0 }] }));
+    for (let round = 0; round < 15; round++) {
+      const uuid = randomUUID();
+      await Promise.all([
+        w1.submit(item({ uuid, stats: [{ key: 'minecraft.custom:minecraft.race_a', value: 1 }] })),
+        w2.submit(item({ uuid, stats: [{ key: 'minecraft.custom:minecraft.race_b', value: 2 }] })),
+      ]);
+      const rows = await ctx.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM player_stats s JOIN players p ON p.id = s.player_id WHERE p.uuid = $1',
+        [uuid],
+      );
+      expect(rows[0]!.n).toBe(2);
+    }
+  });
 });
