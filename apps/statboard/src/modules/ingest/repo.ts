@@ -139,9 +139,7 @@ export async function writeGroup(
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) AS t(w, u, n, o)
      ), before AS (
        SELECT p.workspace_id, p.uuid, p.username FROM players p JOIN input ON p.workspace_id = input.w AND p.uuid = input.u
-     ), touched AS (
-       -- A player row is rewritten only when its name changes or last_seen_at is more than 5 minutes old:
-       -- most batches leave it alone, which saves a row version per batch.
+     ), up AS (
        INSERT INTO players (workspace_id, uuid, username, username_observed_at)
        SELECT w, u, n, o FROM input
        ON CONFLICT (workspace_id, uuid) DO UPDATE SET
@@ -149,16 +147,7 @@ export async function writeGroup(
                          THEN excluded.username ELSE players.username END,
          username_observed_at = GREATEST(players.username_observed_at, excluded.username_observed_at),
          last_seen_at = now(), updated_at = now()
-       WHERE (players.username <> excluded.username AND excluded.username_observed_at >= players.username_observed_at)
-          OR players.last_seen_at < now() - interval '5 minutes'
        RETURNING id, workspace_id, uuid, username
-     ), up AS (
-       SELECT id, workspace_id, uuid, username FROM touched
-       UNION ALL
-       -- Rows the upsert left alone, as this statement's snapshot sees them. A player first inserted by a
-       -- concurrent transaction is in neither half: the caller sees it missing and runs the group again.
-       SELECT p.id, p.workspace_id, p.uuid, p.username FROM players p JOIN input ON p.workspace_id = input.w AND p.uuid = input.u
-       WHERE NOT EXISTS (SELECT 1 FROM touched t WHERE t.workspace_id = p.workspace_id AND t.uuid = p.uuid)
      ), stat_rows AS (
        INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
        SELECT s.s, s.d, up.id, s.v, s.o, now()

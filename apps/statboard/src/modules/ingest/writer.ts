@@ -23,11 +23,6 @@ interface Pending {
 }
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
-
-/** Raised when a group must be written again (see `writeRows`). */
-class ConcurrentPlayerInsert extends Error {
-  readonly code = '40001';
-}
 /** A group stops growing past this many stat rows (5 full batches of 500, or 250 mod-sized ones of 20). */
 const MAX_GROUP_ROWS = 5_000;
 const MAX_GROUP_ITEMS = 256;
@@ -208,12 +203,6 @@ export class IngestWriter {
       sessions: [...sessions.values()],
       events: [...events.values()],
     });
-    if (written.length !== players.size) {
-      // A player of the group was created by a concurrent write this statement could not see. Every part of
-      // the statement is idempotent (values ordered by observed_at, events first-write-wins), so running the
-      // group again is safe and then sees that player.
-      throw new ConcurrentPlayerInsert();
-    }
     return changesOf(written, [...stats.values()]);
   }
 }
