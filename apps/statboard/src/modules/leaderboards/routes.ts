@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { sendJsonText } from '#src/http/json-text.ts';
 import { errorResponses, PlayerRef, SeasonRef } from '#src/http/schemas.ts';
 import { keyOf, requireKey } from '#src/plugins/key-auth.ts';
 import type { Services } from '#src/services.ts';
@@ -38,7 +39,7 @@ export function leaderboardRoutes(services: Services): FastifyPluginAsyncTypebox
           },
         },
       },
-      async (request) => services.leaderboards.get(keyOf(request), request.query),
+      async (request, reply) => sendJsonText(reply, await services.leaderboards.json(keyOf(request), request.query)),
     );
   };
 }

@@ -19,15 +19,15 @@ export interface Leaderboard {
 export class LeaderboardService {
   /** Definitions by `workspace|key` (hits only: a key seen later by ingest must not stay unknown). */
   private readonly definitions: Cache<string, repo.DefinitionRow | null> | null;
-  /** Ranked rows by `workspace|season|stat|limit`, for keys without a player restriction. */
-  private readonly tops: Cache<string, repo.RankedRow[]> | null;
+  /** The serialized answer by `workspace|season|stat|limit`, for keys without a player restriction. */
+  private readonly tops: Cache<string, string> | null;
 
   constructor(
     private readonly db: Db,
     private readonly seasons: SeasonService,
   ) {
     const definitions = cacheFor<string, repo.DefinitionRow | null>(db, 60_000, 20_000);
-    const tops = cacheFor<string, repo.RankedRow[]>(db, 30_000, 2_000);
+    const tops = cacheFor<string, string>(db, 30_000, 2_000);
     this.definitions = definitions;
     this.tops = tops;
     if (definitions && tops) db.changes?.subscribe((c) => invalidate(c, definitions, tops));
@@ -38,34 +38,40 @@ export class LeaderboardService {
     return this.definitions ? this.definitions.get(`${workspaceId}|${statKey}`, load, (d) => d !== null) : load();
   }
 
-  async get(key: AuthKey, q: { season: string; stat: string; limit?: number }): Promise<Leaderboard> {
+  /** `GET /leaderboards` as the JSON text of the answer (built once per change, then served from the cache). */
+  async json(key: AuthKey, q: { season: string; stat: string; limit?: number }): Promise<string> {
     const season = await this.seasons.readable(key, q.season);
     const def = q.stat.length <= 255 ? await this.definition(key.workspaceId, q.stat) : null;
     if (!def?.public) throw new AppError('NOT_FOUND', `Statistic '${q.stat}' not found.`);
     const limit = clampLimit(q.limit);
-    const load = () =>
-      repo.topValues(this.db, {
+    const build = async () => {
+      const rows = await repo.topValues(this.db, {
         seasonId: season.id,
         statId: def.id,
         order: def.sort_order,
         onlyUuids: key.players.length > 0 ? key.players : null,
         limit,
       });
-    const rows =
-      this.tops && key.players.length === 0
-        ? await this.tops.get(`${key.workspaceId}|${season.id}|${def.id}|${limit}`, load)
-        : await load();
-    const ranks = competitionRanks(rows.map((r) => r.value));
-    return {
-      season,
-      stat: def.key,
-      entries: rows.map((r, i) => ({
-        rank: ranks[i]!,
-        player: toPlayer(r),
-        value: r.value,
-        updated_at: isoRequired(r.updated_at),
-      })),
+      const ranks = competitionRanks(rows.map((r) => r.value));
+      const board: Leaderboard = {
+        season,
+        stat: def.key,
+        entries: rows.map((r, i) => ({
+          rank: ranks[i]!,
+          player: toPlayer(r),
+          value: r.value,
+          updated_at: isoRequired(r.updated_at),
+        })),
+      };
+      return JSON.stringify(board);
     };
+    return this.tops && key.players.length === 0
+      ? this.tops.get(`${key.workspaceId}|${season.id}|${def.id}|${limit}`, build)
+      : build();
+  }
+
+  async get(key: AuthKey, q: { season: string; stat: string; limit?: number }): Promise<Leaderboard> {
+    return JSON.parse(await this.json(key, q));
   }
 }
 
@@ -73,7 +79,7 @@ export class LeaderboardService {
 function invalidate(
   c: Change | null,
   definitions: Cache<string, repo.DefinitionRow | null>,
-  tops: Cache<string, repo.RankedRow[]>,
+  tops: Cache<string, string>,
 ): void {
   if (c === null) {
     definitions.clear();

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { sendJsonText } from '#src/http/json-text.ts';
 import { errorResponses, PaginationRef, PlayerRef, SeasonRef } from '#src/http/schemas.ts';
 import { keyOf, requireKey } from '#src/plugins/key-auth.ts';
 import type { Services } from '#src/services.ts';
@@ -86,7 +87,11 @@ export function playerRoutes(services: Services): FastifyPluginAsyncTypebox {
           },
         },
       },
-      async (request) => services.players.stats(keyOf(request), request.params.player, request.query.season),
+      async (request, reply) =>
+        sendJsonText(
+          reply,
+          await services.players.statsJson(keyOf(request), request.params.player, request.query.season),
+        ),
     );
   };
 }

@@ -1,7 +1,6 @@
 import { type Cache, cacheFor } from '#src/cache/cache.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
-import { isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import type { AuthKey } from '#src/modules/keys/types.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
@@ -28,15 +27,15 @@ export function toPlayer(row: repo.PlayerRow): Player {
 export class PlayerService {
   /** Players by `workspace|uuid` (hits only: ingest creates players without telling anyone). */
   private readonly rows: Cache<string, repo.PlayerRow | null> | null;
-  /** A player's public values by `workspace|player id|season id`. */
-  private readonly values: Cache<string, repo.StatRow[]> | null;
+  /** The serialized `/players/{uuid}/stats` answer by `workspace|player id|season id`. */
+  private readonly values: Cache<string, string> | null;
 
   constructor(
     private readonly db: Db,
     private readonly seasons: SeasonService,
   ) {
     const rows = cacheFor<string, repo.PlayerRow | null>(db, 30_000, 20_000);
-    const values = cacheFor<string, repo.StatRow[]>(db, 30_000, 5_000);
+    const values = cacheFor<string, string>(db, 30_000, 5_000);
     this.rows = rows;
     this.values = values;
     if (rows && values) {
@@ -92,21 +91,20 @@ export class PlayerService {
     return toPlayer(await this.visible(key, uuid));
   }
 
+  /** `GET /players/{uuid}/stats` as the JSON text of the answer (built once, then served from the cache). */
+  async statsJson(key: AuthKey, uuid: string, seasonRef: string | undefined): Promise<string> {
+    const player = await this.visible(key, uuid);
+    const season = await this.seasons.readable(key, seasonRef);
+    const build = async () =>
+      `{"player":${JSON.stringify(toPlayer(player))},"season":${JSON.stringify(season)},"stats":${await repo.playerStatsJson(this.db, season.id, player.id)}}`;
+    return this.values ? this.values.get(`${key.workspaceId}|${player.id}|${season.id}`, build) : build();
+  }
+
   async stats(
     key: AuthKey,
     uuid: string,
     seasonRef: string | undefined,
   ): Promise<{ player: Player; season: Season; stats: { key: string; value: number; updated_at: string }[] }> {
-    const player = await this.visible(key, uuid);
-    const season = await this.seasons.readable(key, seasonRef);
-    const load = () => repo.playerStats(this.db, season.id, player.id);
-    const rows = this.values
-      ? await this.values.get(`${key.workspaceId}|${player.id}|${season.id}`, load)
-      : await load();
-    return {
-      player: toPlayer(player),
-      season,
-      stats: rows.map((r) => ({ key: r.key, value: r.value, updated_at: isoRequired(r.updated_at) })),
-    };
+    return JSON.parse(await this.statsJson(key, uuid, seasonRef));
   }
 }
