@@ -105,8 +105,18 @@ export function rssMb(pid: number): number {
   return kb / 1024;
 }
 
+/** CPU time (user + system, all threads) a process has used so far, in ms, from /proc (Linux). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+
 export interface LoadResult {
   readonly requestsPerSecond: number;
+  readonly requests: number;
   readonly p99Ms: number;
   readonly errors: number;
   readonly non2xx: number;
@@ -126,13 +136,14 @@ export function runLoad(url: string, seconds: number, connections: number): Prom
     child.once('exit', () => {
       try {
         const result = JSON.parse(out) as {
-          requests: { average: number };
+          requests: { average: number; total: number };
           latency: { p99: number };
           errors: number;
           non2xx: number;
         };
         resolve({
           requestsPerSecond: result.requests.average,
+          requests: result.requests.total,
           p99Ms: result.latency.p99,
           errors: result.errors,
           non2xx: result.non2xx,

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Starts the TypeScript CLI without a separate build step. The sources are transpiled once with esbuild
-// (tsx's own compiler) into node_modules/.cache/endpoint-server/cli.mjs, rebuilt whenever a source file is newer; running that file
+// Starts the TypeScript CLI without a separate build step. The sources (and yaml) are bundled once with esbuild
+// (tsx's own compiler) into node_modules/.cache/endpoint-server/cli.mjs, rebuilt whenever an input is newer; running that file
 // avoids tsx's loader thread, which alone costs ~35 MB of memory. If the build cannot be written
 // (read-only install, esbuild missing) or ENDPOINT_SERVER_TSX=1, tsx loads the sources directly.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
@@ -22,9 +23,21 @@ function newestSource(dir) {
   return newest;
 }
 
+// The build bundles `yaml` (one module instead of ~70 CommonJS files saves ~6 MB of memory), so a newer
+// yaml install, or a newer copy of this script, also triggers a rebuild.
+function newestInput() {
+  let newest = Math.max(newestSource(src), statSync(fileURLToPath(import.meta.url)).mtimeMs);
+  try {
+    newest = Math.max(newest, statSync(createRequire(import.meta.url).resolve('yaml/package.json')).mtimeMs);
+  } catch {
+    // yaml not resolvable from here: the build will fail and tsx takes over
+  }
+  return newest;
+}
+
 function isFresh() {
   try {
-    return statSync(out).mtimeMs >= newestSource(src);
+    return statSync(out).mtimeMs >= newestInput();
   } catch {
     return false;
   }
@@ -35,7 +48,8 @@ const { buildSync } = require('esbuild');
 const { mkdirSync, renameSync, writeFileSync } = require('node:fs');
 const [entry, out] = process.argv.slice(1);
 const result = buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20',
-  packages: 'external', write: false, logLevel: 'silent' });
+  external: ['prismarine-nbt', 'tsx'], write: false, logLevel: 'silent',
+  banner: { js: "import { createRequire as __esCreateRequire } from 'node:module'; const require = __esCreateRequire(import.meta.url);" } });
 mkdirSync(require('node:path').dirname(out), { recursive: true });
 const tmp = out + '.' + process.pid + '.tmp';
 writeFileSync(tmp, result.outputFiles[0].contents);

@@ -213,6 +213,7 @@ function zoneFormatter(timeZone: string): Intl.DateTimeFormat {
 
 /** Whether `timeZone` is an IANA zone this runtime knows. */
 export function isValidTimeZone(timeZone: string): boolean {
+  if (timeZone === 'UTC') return true;
   if (timeZone.length === 0) return false;
   try {
     zoneFormatter(timeZone);
@@ -222,17 +223,39 @@ export function isValidTimeZone(timeZone: string): boolean {
   }
 }
 
+/**
+ * From here on ICU's Gregorian calendar (Julian before October 1582) and the proleptic Gregorian calendar of
+ * `Date` agree, so UTC fields can come from `Date` itself.
+ */
+const GREGORIAN_FROM = Date.UTC(1583, 0, 1);
+
 function zonedFields(date: Date, timeZone: string): ZonedFields {
   const ms = date.getTime();
-  const values: Record<string, string> = {};
-  for (const p of zoneFormatter(timeZone).formatToParts(date)) values[p.type] = p.value;
-  let year = Number(values.year);
-  if (values.era === 'BC' || values.era === 'B') year = 1 - year;
-  const month = Number(values.month);
-  const day = Number(values.day);
-  const hour = Number(values.hour);
-  const minute = Number(values.minute);
-  const second = Number(values.second);
+  let year: number;
+  let month: number;
+  let day: number;
+  let hour: number;
+  let minute: number;
+  let second: number;
+  if (timeZone === 'UTC' && ms >= GREGORIAN_FROM) {
+    // The default zone needs no Intl: loading ICU's zone and locale data costs ~8 MB of resident memory.
+    year = date.getUTCFullYear();
+    month = date.getUTCMonth() + 1;
+    day = date.getUTCDate();
+    hour = date.getUTCHours();
+    minute = date.getUTCMinutes();
+    second = date.getUTCSeconds();
+  } else {
+    const values: Record<string, string> = {};
+    for (const p of zoneFormatter(timeZone).formatToParts(date)) values[p.type] = p.value;
+    year = Number(values.year);
+    if (values.era === 'BC' || values.era === 'B') year = 1 - year;
+    month = Number(values.month);
+    day = Number(values.day);
+    hour = Number(values.hour);
+    minute = Number(values.minute);
+    second = Number(values.second);
+  }
   const millisecond = ((ms % 1000) + 1000) % 1000;
   const localAsUtc = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
   const utcDate = new Date(Date.UTC(year, month - 1, day));
@@ -262,7 +285,7 @@ function zonedFields(date: Date, timeZone: string): ZonedFields {
  */
 export function createDateFormatter(pattern: string, timeZone: string): DateFormatter {
   const parts = compilePattern(pattern);
-  zoneFormatter(timeZone);
+  if (timeZone !== 'UTC') zoneFormatter(timeZone);
   // Player dates repeat from request to request: remember recent renderings.
   const memo = new Map<number, string>();
   return {

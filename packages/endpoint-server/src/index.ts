@@ -24,11 +24,13 @@ export {
   isValidTimeZone,
 } from './date-format.ts';
 export {
+  type CancellableTask,
   createMemoryHost,
   type Host,
   type MemoryHostData,
   type PlayerRecord,
   runWithTimeout,
+  startWithTimeout,
   TaskAbortedError,
   TaskTimeoutError,
 } from './host.ts';

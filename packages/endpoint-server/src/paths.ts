@@ -33,6 +33,8 @@ export function isValidEndpointName(name: string): boolean {
 /** Whether `name` is an acceptable player name: non-blank, at most 32 characters, no whitespace or controls. */
 export function isValidUsername(name: string): boolean {
   if (name.length === 0 || USERNAME_FORBIDDEN.test(name)) return false;
+  // A name of at most 32 UTF-16 units has at most 32 code points.
+  if (name.length <= MAX_USERNAME_LENGTH) return true;
   // Count code points so a name in an astral script is not penalised for surrogate pairs.
   let count = 0;
   for (const _ of name) {
@@ -59,6 +61,8 @@ function decodeSegment(segment: string): string | null {
  * anywhere is malformed), then apply the route rules of DECISIONS in order.
  */
 export function parsePath(target: string): ParsedPath {
+  const fast = parsePlainPath(target);
+  if (fast !== null) return fast;
   let path = rawPathOf(target);
   if (path.startsWith('/')) path = path.slice(1);
   if (path.endsWith('/')) path = path.slice(0, -1);
@@ -77,6 +81,38 @@ export function parsePath(target: string): ParsedPath {
   if (!isValidEndpointName(name)) return MALFORMED;
   const username = segments[2];
   if (username === undefined) return { kind: 'endpoint', name, username: null };
+  if (!isValidUsername(username)) return MALFORMED;
+  return { kind: 'endpoint', name, username };
+}
+
+const SLASH = 47;
+
+/**
+ * {@link parsePath} for the common target without any `%` (nothing to decode), found by index instead of
+ * splitting; null when the target has a `%` (the general parser decides).
+ */
+function parsePlainPath(target: string): ParsedPath | null {
+  const q = target.indexOf('?');
+  let end = q === -1 ? target.length : q;
+  const percent = target.indexOf('%');
+  if (percent !== -1 && percent < end) return null;
+  const start = end > 0 && target.charCodeAt(0) === SLASH ? 1 : 0;
+  if (end > start && target.charCodeAt(end - 1) === SLASH) end--;
+  const first = target.indexOf('/', start);
+  if (first === -1 || first >= end) {
+    return end - start === 11 && target.startsWith('favicon.ico', start) ? FAVICON : NOT_FOUND;
+  }
+  if (first - start !== 3 || !target.startsWith('api', start)) return NOT_FOUND;
+  const second = target.indexOf('/', first + 1);
+  const hasUser = second !== -1 && second < end;
+  if (hasUser) {
+    const third = target.indexOf('/', second + 1);
+    if (third !== -1 && third < end) return MALFORMED;
+  }
+  const name = target.slice(first + 1, hasUser ? second : end);
+  if (!isValidEndpointName(name)) return MALFORMED;
+  if (!hasUser) return { kind: 'endpoint', name, username: null };
+  const username = target.slice(second + 1, end);
   if (!isValidUsername(username)) return MALFORMED;
   return { kind: 'endpoint', name, username };
 }

@@ -107,14 +107,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       return false;
     }
     const old = current;
+    const host = await createHost(next.config);
+    current = Object.freeze({ config: next.config, host });
+    // Logged once the new snapshot serves requests (a test waiting for this line may then request at once).
     if (next.config.bindAddress !== old.config.bindAddress || next.config.port !== old.config.port) {
       logger.warn(
         `bind_address/port changed to ${next.config.bindAddress}:${next.config.port}; ` +
           `restart to apply (still listening on ${url})`,
       );
     }
-    const host = await createHost(next.config);
-    current = Object.freeze({ config: next.config, host });
     retire(old.host as ManagedHost, old.config.requestTimeoutSeconds * 1000);
     logger.info(`Reloaded ${path.basename(options.configPath)} with ${endpointCount(next.config)}`);
     return true;

@@ -72,6 +72,33 @@ describe('endpoint server against an in-memory host', () => {
     expect(aborted).toBe(1);
   });
 
+  it('shares identical renders in flight, each request keeping its own time limit', async () => {
+    let calls = 0;
+    let aborted = 0;
+    const host = createMemoryHost({
+      resolve: (_p, _player, signal) =>
+        new Promise<string>((resolve, reject) => {
+          calls++;
+          signal.addEventListener('abort', () => {
+            aborted++;
+            reject(signal.reason);
+          });
+          setTimeout(() => resolve('late'), 1300);
+        }),
+    });
+    const url = await start(host);
+    // The first request times out at 1 s; the second joins 600 ms later and gets the answer at 1.3 s.
+    const first = fetch(`${url}/api/p/Alex`);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const second = fetch(`${url}/api/p/Alex`);
+    expect((await first).status).toBe(503);
+    const joined = await second;
+    expect(joined.status).toBe(200);
+    expect(await joined.json()).toEqual({ name: 'Alex', seen: 'never', ext: 'late' });
+    expect(calls).toBe(1);
+    expect(aborted).toBe(0);
+  });
+
   it('answers 503 "The plugin is shutting down." when the host is inactive', async () => {
     const host = createMemoryHost();
     const url = await start(host);

@@ -7,11 +7,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EndpointConfig } from './config.ts';
-import { type Host, TaskAbortedError, TaskTimeoutError } from './host.ts';
+import { type CancellableTask, type Host, TaskAbortedError, TaskTimeoutError } from './host.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { messages } from './messages.ts';
 import { parsePath, rawPathOf } from './paths.ts';
 import { needsHost, renderLocal, renderWithHost } from './render.ts';
+import type { CompiledObject } from './template.ts';
 
 /** The configuration and host a request runs against, swapped as a whole on reload. */
 export interface EndpointSnapshot {
@@ -65,6 +66,15 @@ function send(res: http.ServerResponse, status: number, body: string, head: bool
   res.writeHead(status, headers);
   if (head) res.end();
   else res.end(body);
+}
+
+/** A render shared by the identical requests in flight. */
+interface SharedRender {
+  readonly task: CancellableTask<string>;
+  /** Requests still waiting for it. */
+  waiters: number;
+  /** Stops the task (the last waiter left) and forgets it. */
+  drop(reason?: Error): void;
 }
 
 /** Creates the endpoint server. It does not listen until {@link EndpointServer.listen} is called. */
@@ -141,37 +151,123 @@ export function createEndpointServer(options: EndpointServerOptions): EndpointSe
       }
     }
     pending++;
+    const timeoutMs = config.requestTimeoutSeconds * 1000;
+    let done = false;
+    const finish = (): void => {
+      res.off('close', onClose);
+      settle();
+    };
+    const answer = (body: string): void => {
+      if (!res.headersSent && !res.destroyed) send(res, 200, body, head);
+    };
+    const timedOut = (): void => {
+      logger.warn(`Endpoint '${endpoint.name}': timed out after ${config.requestTimeoutSeconds} s`);
+      if (!res.headersSent && !res.destroyed) send(res, 503, TIMED_OUT_BODY, head);
+    };
+    const failed = (error: unknown): void => {
+      if (error instanceof TaskAbortedError) return;
+      if (error instanceof TaskTimeoutError) {
+        timedOut();
+        return;
+      }
+      const reason = error instanceof Error ? error.message : String(error);
+      logger.warn(`Endpoint '${endpoint.name}': failed to collect the requested data: ${reason}`);
+      if (!res.headersSent && !res.destroyed) send(res, 500, FAILED_BODY, head);
+    };
+    let onClose: () => void;
+    if (host.startTask) {
+      // Identical renders in flight (same endpoint of the same snapshot, same name) share one task; each
+      // request keeps its own time limit, and the task stops once no request waits for it.
+      const shared = joinRender(host, object, username, timeoutMs, (signal) =>
+        renderWithHost(config, host, object, username, signal),
+      );
+      const leave = (reason?: Error): void => {
+        shared.waiters--;
+        if (shared.waiters === 0) shared.drop(reason);
+      };
+      const timer = setTimeout(() => {
+        if (done) return;
+        done = true;
+        leave(new TaskTimeoutError());
+        timedOut();
+        finish();
+      }, timeoutMs);
+      onClose = () => {
+        if (done || res.writableFinished) return;
+        done = true;
+        clearTimeout(timer);
+        leave();
+        finish();
+      };
+      res.once('close', onClose);
+      shared.task.promise.then(
+        (body) => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          answer(body);
+          finish();
+        },
+        (error: unknown) => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          failed(error);
+          finish();
+        },
+      );
+      return;
+    }
     const gone = new AbortController();
-    const onClose = (): void => {
+    onClose = () => {
       if (!res.writableFinished) gone.abort();
     };
     res.once('close', onClose);
     host
-      .runTask(
-        (signal) => renderWithHost(config, host, object, username, signal),
-        config.requestTimeoutSeconds * 1000,
-        gone.signal,
-      )
-      .then(
-        (body) => {
-          if (!res.headersSent && !res.destroyed) send(res, 200, body, head);
-        },
-        (error: unknown) => {
-          if (error instanceof TaskAbortedError) return;
-          if (error instanceof TaskTimeoutError) {
-            logger.warn(`Endpoint '${endpoint.name}': timed out after ${config.requestTimeoutSeconds} s`);
-            if (!res.headersSent && !res.destroyed) send(res, 503, TIMED_OUT_BODY, head);
-            return;
-          }
-          const reason = error instanceof Error ? error.message : String(error);
-          logger.warn(`Endpoint '${endpoint.name}': failed to collect the requested data: ${reason}`);
-          if (!res.headersSent && !res.destroyed) send(res, 500, FAILED_BODY, head);
-        },
-      )
-      .finally(() => {
-        res.off('close', onClose);
-        settle();
-      });
+      .runTask((signal) => renderWithHost(config, host, object, username, signal), timeoutMs, gone.signal)
+      .then(answer, failed)
+      .finally(finish);
+  };
+
+  /** Renders in flight, by compiled object (one per endpoint and snapshot) and player name. */
+  const renders = new Map<CompiledObject, Map<string | null, SharedRender>>();
+  const joinRender = (
+    host: Host,
+    object: CompiledObject,
+    username: string | null,
+    timeoutMs: number,
+    render: (signal: AbortSignal) => Promise<string>,
+  ): SharedRender => {
+    let byName = renders.get(object);
+    if (!byName) {
+      byName = new Map();
+      renders.set(object, byName);
+    }
+    const found = byName.get(username);
+    if (found) {
+      found.waiters++;
+      found.task.extend(timeoutMs);
+      return found;
+    }
+    const names = byName;
+    const task = host.startTask?.(render, timeoutMs);
+    if (!task) throw new Error('the host cannot start tasks');
+    const forget = (): void => {
+      if (names.get(username) !== created) return;
+      names.delete(username);
+      if (names.size === 0 && renders.get(object) === names) renders.delete(object);
+    };
+    const created: SharedRender = {
+      task,
+      waiters: 1,
+      drop(reason) {
+        forget();
+        task.cancel(reason);
+      },
+    };
+    task.promise.then(forget, forget);
+    names.set(username, created);
+    return created;
   };
 
   const server = http.createServer({ keepAliveTimeout: 5000 }, handle);

@@ -106,10 +106,19 @@ export interface ObjectEntry {
   readonly staticJson: string | null;
 }
 
+/** A placeholder slot of a compiled template. */
+export type TemplateSlot = Exclude<TemplatePart, string>;
+
 /** An endpoint's compiled `object` section. */
 export interface CompiledObject {
   /** Entries in configured order. */
   readonly entries: readonly ObjectEntry[];
+  /**
+   * The whole JSON answer as one list: JSON-escaped literal text (braces, keys, quotes, commas and template
+   * text) and slots. Null when a literal holds a UTF-16 surrogate, which JSON.stringify escapes depending on
+   * its neighbours, so the text cannot be escaped piece by piece.
+   */
+  readonly segments: readonly (string | TemplateSlot)[] | null;
   /** Distinct external placeholder names used, normalised, in first-use order. */
   readonly externals: readonly string[];
   /** Whether `{last_login}` or `{last_seen}` appear. */
@@ -136,11 +145,97 @@ export function compileObject(pairs: readonly (readonly [string, string])[]): Co
       staticJson: isStatic ? `${keyJson}:${JSON.stringify(source)}` : null,
     });
   });
-  return Object.freeze({ entries: Object.freeze(entries), externals: Object.freeze(externals), usesDates });
+  return Object.freeze({
+    entries: Object.freeze(entries),
+    segments: compileSegments(entries),
+    externals: Object.freeze(externals),
+    usesDates,
+  });
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+/** Whether JSON.stringify copies `text` unchanged: no quote, backslash, control character or surrogate. */
+function isPlain(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return true;
+}
+
+function compileSegments(entries: readonly ObjectEntry[]): readonly (string | TemplateSlot)[] | null {
+  const segments: (string | TemplateSlot)[] = [];
+  let text = '{';
+  let first = true;
+  for (const entry of entries) {
+    if (!first) text += ',';
+    first = false;
+    if (entry.staticJson !== null) {
+      if (SURROGATE.test(entry.staticJson)) return null;
+      text += entry.staticJson;
+      continue;
+    }
+    text += `${entry.keyJson}:"`;
+    for (const part of entry.template.parts) {
+      if (typeof part === 'string') {
+        if (SURROGATE.test(part)) return null;
+        text += JSON.stringify(part).slice(1, -1);
+        continue;
+      }
+      segments.push(text, part);
+      text = '';
+    }
+    text += '"';
+  }
+  if (SURROGATE.test(text)) return null;
+  segments.push(`${text}}`);
+  return Object.freeze(segments);
+}
+
+/**
+ * Renders from the precompiled segments: the literal JSON is already escaped, and a slot value is copied as is
+ * when JSON.stringify would copy it unchanged. Null when some value needs escaping (the caller then renders
+ * entry by entry).
+ */
+function renderSegments(segments: readonly (string | TemplateSlot)[], values: TemplateValues): string | null {
+  const username = isPlain(values.username) ? values.username : null;
+  const lastLogin = isPlain(values.lastLogin) ? values.lastLogin : null;
+  const lastSeen = isPlain(values.lastSeen) ? values.lastSeen : null;
+  let out = '';
+  for (const segment of segments) {
+    if (typeof segment === 'string') {
+      out += segment;
+      continue;
+    }
+    let value: string | null;
+    switch (segment.kind) {
+      case 'username':
+        value = username;
+        break;
+      case 'last_login':
+        value = lastLogin;
+        break;
+      case 'last_seen':
+        value = lastSeen;
+        break;
+      case 'ext': {
+        const answer = values.external.get(segment.name) ?? segment.name;
+        value = isPlain(answer) ? answer : null;
+        break;
+      }
+    }
+    if (value === null) return null;
+    out += value;
+  }
+  return out;
 }
 
 /** Renders an object as compact JSON with keys in configured order and every value a string. */
 export function renderObject(object: CompiledObject, values: TemplateValues): string {
+  if (object.segments !== null) {
+    const fast = renderSegments(object.segments, values);
+    if (fast !== null) return fast;
+  }
   let out = '{';
   let first = true;
   for (const entry of object.entries) {

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import https from 'node:https';
+import { createRequire } from 'node:module';
 import type { ServerTapSettings } from '../config.ts';
 import { SharedRequests } from './shared-requests.ts';
 
@@ -50,8 +50,10 @@ export function createServerTapProvider(
     maxSockets: options.maxSockets ?? 32,
     maxFreeSockets: options.maxSockets ?? 32,
   };
-  const agent = isHttps ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
-  const request = isHttps ? https.request : http.request;
+  // node:https (and TLS) is loaded only for an https URL: ~1.5 MB less memory for the usual local ServerTap.
+  const https = isHttps ? (createRequire(import.meta.url)('node:https') as typeof import('node:https')) : null;
+  const agent = https ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+  const request = https ? https.request : http.request;
   const maxBytes = options.maxResponseBytes ?? 1024 * 1024;
   const separator = ` <es-${randomBytes(12).toString('hex')}> `;
   const shared = new SharedRequests<string>();

@@ -6,13 +6,16 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerTapSettings } from '../../config.ts';
-import { type Host, type PlayerRecord, runWithTimeout } from '../../host.ts';
+import { type Host, type PlayerRecord, runWithTimeout, startWithTimeout } from '../../host.ts';
 import { createServerTapProvider, type PlaceholderProvider } from '../../providers/servertap.ts';
 import { type CachedValue, FileCache } from './file-cache.ts';
 import { offlinePlayerUuid } from './offline-uuid.ts';
 import { type PlayerFileTimes, parsePlayerFile } from './player-data.ts';
 import { parseProperties } from './server-properties.ts';
 import { parseUsercache, type Usercache, type UsercacheEntry } from './usercache.ts';
+
+/** Bound of the small per-host memo tables. */
+const MEMO_ENTRIES = 10_000;
 
 /** Options of {@link createSidecarHost}. */
 export interface SidecarHostOptions {
@@ -83,19 +86,46 @@ export async function createSidecarHost(options: SidecarHostOptions): Promise<Si
     return cached.value.cache.get(name.toLowerCase()) ?? null;
   };
 
+  // Per-request work kept off the fast path: file names per UUID, offline UUIDs per name, and one record
+  // object per parsed player file (a re-read file is a new cached value, so a record never goes stale).
+  const playerFiles = new Map<string, readonly string[]>();
+  const filesOf = (uuid: string): readonly string[] => {
+    let found = playerFiles.get(uuid);
+    if (!found) {
+      if (playerFiles.size >= MEMO_ENTRIES) playerFiles.clear();
+      found = playerDirectories.map((dir) => path.join(dir, `${uuid}.dat`));
+      playerFiles.set(uuid, found);
+    }
+    return found;
+  };
+  const offlineUuids = new Map<string, string>();
+  const offlineUuidOf = (name: string): string => {
+    let uuid = offlineUuids.get(name);
+    if (uuid === undefined) {
+      if (offlineUuids.size >= MEMO_ENTRIES) offlineUuids.clear();
+      uuid = offlinePlayerUuid(name);
+      offlineUuids.set(name, uuid);
+    }
+    return uuid;
+  };
+  const records = new WeakMap<CachedValue<CachedFileData>, { entry: UsercacheEntry | null; record: PlayerRecord }>();
   const uuidOf = async (name: string): Promise<{ uuid: string; entry: UsercacheEntry | null }> => {
     const entry = await usercacheEntry(name);
-    return { uuid: entry?.uuid ?? offlinePlayerUuid(name), entry };
+    return { uuid: entry?.uuid ?? offlineUuidOf(name), entry };
   };
 
   const record = (cached: CachedValue<CachedFileData>, entry: UsercacheEntry | null): PlayerRecord | null => {
     if (cached.value.kind !== 'player') return null;
+    const known = records.get(cached);
+    if (known && known.entry === entry) return known.record;
     const { times } = cached.value;
     const lastLogin =
       times.paperLastLogin !== null ? new Date(times.paperLastLogin) : (entry?.lastLogin ?? cached.mtime);
     const lastSeenMs = times.paperLastSeen ?? times.bukkitLastPlayed;
     const lastSeen = lastSeenMs !== null ? new Date(lastSeenMs) : cached.mtime;
-    return { lastLogin, lastSeen };
+    const created: PlayerRecord = { lastLogin, lastSeen };
+    records.set(cached, { entry, record: created });
+    return created;
   };
 
   return {
@@ -107,9 +137,9 @@ export async function createSidecarHost(options: SidecarHostOptions): Promise<Si
     },
     async findPlayer(name: string, signal: AbortSignal): Promise<PlayerRecord | null> {
       const { uuid, entry } = await uuidOf(name);
-      for (const dir of playerDirectories) {
+      for (const file of filesOf(uuid)) {
         signal.throwIfAborted();
-        const cached = await files.get(path.join(dir, `${uuid}.dat`));
+        const cached = await files.get(file);
         if (cached) return record(cached, entry);
       }
       return null;
@@ -119,9 +149,9 @@ export async function createSidecarHost(options: SidecarHostOptions): Promise<Si
       if (usercache === undefined) return undefined;
       const entry =
         usercache?.value.kind === 'usercache' ? (usercache.value.cache.get(name.toLowerCase()) ?? null) : null;
-      const uuid = entry?.uuid ?? offlinePlayerUuid(name);
-      for (const dir of playerDirectories) {
-        const cached = files.peek(path.join(dir, `${uuid}.dat`));
+      const uuid = entry?.uuid ?? offlineUuidOf(name);
+      for (const file of filesOf(uuid)) {
+        const cached = files.peek(file);
         if (cached === undefined) return undefined;
         if (cached) return record(cached, entry);
       }
@@ -133,6 +163,7 @@ export async function createSidecarHost(options: SidecarHostOptions): Promise<Si
       return provider.resolve(placeholders, uuid, signal);
     },
     runTask: runWithTimeout,
+    startTask: startWithTimeout,
     close() {
       active = false;
       files.close();
