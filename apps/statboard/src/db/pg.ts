@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Queryable } from './types.ts';
 
@@ -6,12 +7,28 @@ pg.types.setTypeParser(20, (v) => Number(v));
 // numeric as JS numbers too.
 pg.types.setTypeParser(1700, (v) => Number(v));
 
+/**
+ * Every statement runs as a named prepared statement (one name per SQL text): PostgreSQL parses and plans it
+ * once per connection instead of on every call. Our SQL texts are a fixed set, so the names stay bounded.
+ */
+const names = new Map<string, string>();
+function prepared(text: string, values: readonly unknown[] | undefined): pg.QueryConfig {
+  // Statements without parameters (DDL, scripts of tests) stay unnamed: they are rare and may change tables.
+  if (values === undefined || values.length === 0) return { text };
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `sb_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    names.set(text, name);
+  }
+  return { name, text, values: values as unknown[] | undefined };
+}
+
 function wrap(client: pg.PoolClient, db: Db, hooks: (() => void)[]): Queryable {
   return {
     changes: db.changes,
     afterCommit: (fn) => hooks.push(fn),
     async query<T>(sql: string, params?: readonly unknown[]) {
-      const res = await client.query(sql, params as unknown[] | undefined);
+      const res = await client.query(prepared(sql, params));
       return res.rows as T[];
     },
     async exec(script: string) {
@@ -28,7 +45,7 @@ export function openPg(connectionString: string, poolSize = 10): Db {
   const db: Db = {
     kind: 'pg',
     async query<T>(sql: string, params?: readonly unknown[]) {
-      const res = await pool.query(sql, params as unknown[] | undefined);
+      const res = await pool.query(prepared(sql, params));
       return res.rows as T[];
     },
     async exec(script: string) {
