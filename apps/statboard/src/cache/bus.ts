@@ -5,7 +5,12 @@ import pg from 'pg';
 export type Change =
   | { topic: 'key'; ids: string[] }
   | { topic: 'server' | 'season' | 'definition' | 'player'; workspaceId: string }
-  | { topic: 'values'; workspaceId: string; pairs?: [seasonId: string, statId: string][]; players?: string[] };
+  | {
+      topic: 'values';
+      workspaceId: string;
+      pairs?: [seasonId: string, statId: string][] /** game UUIDs */;
+      players?: string[];
+    };
 
 const CHANNEL = 'statboard_changes';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; wider changes are sent less precisely. */

@@ -208,12 +208,8 @@ export class IngestWriter {
 }
 
 /** What cached reads a write may have made stale: renamed players, and values by (season, stat) and player. */
-function changesOf(
-  players: { id: string; workspace_id: string; uuid: string; renamed: boolean }[],
-  stats: repo.GroupRows['stats'],
-): Change[] {
+function changesOf(players: { workspace_id: string; renamed: boolean }[], stats: repo.GroupRows['stats']): Change[] {
   const changes: Change[] = [];
-  const idOf = new Map(players.map((p) => [`${p.workspace_id}/${p.uuid}`, p.id]));
   for (const w of new Set(players.filter((p) => p.renamed).map((p) => p.workspace_id))) {
     changes.push({ topic: 'player', workspaceId: w });
   }
@@ -225,8 +221,7 @@ function changesOf(
       byWorkspace.set(r.workspaceId, entry);
     }
     entry.pairs.set(`${r.seasonId}/${r.statId}`, [r.seasonId, r.statId]);
-    const id = idOf.get(`${r.workspaceId}/${r.uuid}`);
-    if (id) entry.players.add(id);
+    entry.players.add(r.uuid);
   }
   for (const [workspaceId, e] of byWorkspace) {
     changes.push({ topic: 'values', workspaceId, pairs: [...e.pairs.values()], players: [...e.players] });

@@ -63,19 +63,27 @@ export function playerStats(db: Queryable, seasonId: string, playerId: string): 
 }
 
 /**
- * The same values as `playerStats`, rendered by the database as the JSON array of the response
- * (`[{key, value, updated_at}]`, ISO 8601 UTC with milliseconds): the service passes the text through.
+ * A player and its public values in a season in ONE round trip, the values rendered by the database as the
+ * JSON array of the answer (`[{key, value, updated_at}]`, ISO 8601 UTC with milliseconds). Null: no such player.
  */
-export async function playerStatsJson(db: Queryable, seasonId: string, playerId: string): Promise<string> {
-  const rows = await db.query<{ json: string }>(
-    `SELECT coalesce(json_agg(json_build_object(
-         'key', d.key,
-         'value', s.value,
-         'updated_at', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-       ) ORDER BY d.key COLLATE "C"), '[]')::text AS json
-     FROM player_stats s JOIN stat_definitions d ON d.id = s.stat_id
-     WHERE s.season_id = $1 AND s.player_id = $2 AND d.public`,
-    [seasonId, playerId],
+export async function playerWithStatsJson(
+  db: Queryable,
+  workspaceId: string,
+  uuid: string,
+  seasonId: string,
+): Promise<(PlayerRow & { stats: string }) | null> {
+  const rows = await db.query<PlayerRow & { stats: string }>(
+    `SELECT ${COLUMNS}, (
+       SELECT coalesce(json_agg(json_build_object(
+           'key', d.key,
+           'value', s.value,
+           'updated_at', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+         ) ORDER BY d.key COLLATE "C"), '[]')::text
+       FROM player_stats s JOIN stat_definitions d ON d.id = s.stat_id
+       WHERE s.season_id = $3 AND s.player_id = p.id AND d.public
+     ) AS stats
+     FROM players p WHERE p.workspace_id = $1 AND p.uuid = $2`,
+    [workspaceId, uuid, seasonId],
   );
-  return rows[0]?.json ?? '[]';
+  return rows[0] ?? null;
 }

@@ -27,7 +27,7 @@ export function toPlayer(row: repo.PlayerRow): Player {
 export class PlayerService {
   /** Players by `workspace|uuid` (hits only: ingest creates players without telling anyone). */
   private readonly rows: Cache<string, repo.PlayerRow | null> | null;
-  /** The serialized `/players/{uuid}/stats` answer by `workspace|player id|season id`. */
+  /** The serialized `/players/{uuid}/stats` answer by `workspace|game uuid|season id`. */
   private readonly values: Cache<string, string> | null;
 
   constructor(
@@ -75,12 +75,18 @@ export class PlayerService {
    * A player the key may read: outside the key's player restriction 403 (checked first, so it tells nothing
    * about existence); unknown in the workspace or not public 404.
    */
-  async visible(key: AuthKey, uuidParam: string): Promise<repo.PlayerRow> {
+  /** The lower-cased UUID, if the key may read that player at all (403 before any lookup). */
+  private permitted(key: AuthKey, uuidParam: string): string {
     const uuid = uuidParam.toLowerCase();
     if (!isUuid(uuid)) throw new AppError('NOT_FOUND', 'Player not found.');
     if (key.players.length > 0 && !key.players.includes(uuid)) {
       throw new AppError('FORBIDDEN', 'This API key may not read that player.');
     }
+    return uuid;
+  }
+
+  async visible(key: AuthKey, uuidParam: string): Promise<repo.PlayerRow> {
+    const uuid = this.permitted(key, uuidParam);
     const load = () => repo.findPlayerByUuid(this.db, key.workspaceId, uuid);
     const row = this.rows ? await this.rows.get(`${key.workspaceId}|${uuid}`, load, (r) => r !== null) : await load();
     if (!row?.public) throw new AppError('NOT_FOUND', 'Player not found.');
@@ -91,13 +97,19 @@ export class PlayerService {
     return toPlayer(await this.visible(key, uuid));
   }
 
-  /** `GET /players/{uuid}/stats` as the JSON text of the answer (built once, then served from the cache). */
-  async statsJson(key: AuthKey, uuid: string, seasonRef: string | undefined): Promise<string> {
-    const player = await this.visible(key, uuid);
+  /**
+   * `GET /players/{uuid}/stats` as the JSON text of the answer: built with one query on a miss, then served
+   * from the cache (keyed by game UUID) until a write touches the player, its visibility or a definition.
+   */
+  async statsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Promise<string> {
+    const uuid = this.permitted(key, uuidParam);
     const season = await this.seasons.readable(key, seasonRef);
-    const build = async () =>
-      `{"player":${JSON.stringify(toPlayer(player))},"season":${JSON.stringify(season)},"stats":${await repo.playerStatsJson(this.db, season.id, player.id)}}`;
-    return this.values ? this.values.get(`${key.workspaceId}|${player.id}|${season.id}`, build) : build();
+    const build = async () => {
+      const row = await repo.playerWithStatsJson(this.db, key.workspaceId, uuid, season.id);
+      if (!row?.public) throw new AppError('NOT_FOUND', 'Player not found.');
+      return `{"player":${JSON.stringify(toPlayer(row))},"season":${JSON.stringify(season)},"stats":${row.stats}}`;
+    };
+    return this.values ? this.values.get(`${key.workspaceId}|${uuid}|${season.id}`, build) : build();
   }
 
   async stats(
