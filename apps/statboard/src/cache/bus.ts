@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 
@@ -37,6 +38,8 @@ export class ChangeBus {
   private retry: NodeJS.Timeout | null = null;
   /** Caches may be read only while this is true. */
   healthy: boolean;
+  /** Tells this instance's own notifications apart (process ids repeat across hosts). */
+  private readonly instance = randomUUID();
 
   private constructor(private readonly url: string | null) {
     this.healthy = url === null;
@@ -62,11 +65,25 @@ export class ChangeBus {
   }
 
   /** Applies a change locally, then tells the other instances. */
+  /** Applies a change to this process's caches only. */
+  applyLocal(change: Change): void {
+    this.emitter.emit('change', change);
+  }
+
+  /**
+   * The NOTIFY payload that tells the other instances about `change`, or null without a shared bus. For a
+   * statement that notifies by itself (`pg_notify` in the write), delivered exactly at its commit.
+   */
+  payloadFor(change: Change): string | null {
+    return this.notifier ? JSON.stringify({ from: this.instance, change: narrowToFit(change) }) : null;
+  }
+
   async publish(change: Change): Promise<void> {
     this.emitter.emit('change', change);
-    if (this.notifier) {
+    const payload = this.payloadFor(change);
+    if (payload !== null && this.notifier) {
       try {
-        await this.notifier(JSON.stringify({ pid: process.pid, change: narrowToFit(change) }));
+        await this.notifier(payload);
       } catch {
         // Other instances keep serving from their caches until their entries expire (a bounded TTL).
       }
@@ -88,8 +105,9 @@ export class ChangeBus {
     client.on('notification', (msg) => {
       if (msg.channel !== CHANNEL || !msg.payload) return;
       try {
-        const { change } = JSON.parse(msg.payload) as { change: Change };
-        this.emitter.emit('change', change);
+        const { from, change } = JSON.parse(msg.payload) as { from?: string; change: Change };
+        // Our own changes were applied when they were made.
+        if (from !== this.instance) this.emitter.emit('change', change);
       } catch {
         this.emitter.emit('change', null);
       }

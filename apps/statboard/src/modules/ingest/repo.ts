@@ -123,6 +123,8 @@ export interface GroupRows {
   stats: { workspaceId: string; uuid: string; seasonId: string; statId: string; value: number; observedAt: Date }[];
   sessions: (Omit<SessionUpsert, 'player_id'> & { player_uuid: string })[];
   events: (Omit<EventInsert, 'player_id'> & { player_uuid: string })[];
+  /** NOTIFY payloads for other instances' caches, sent by the statement itself (delivered at its commit). */
+  notify: { channel: string; payloads: string[] };
 }
 
 /**
@@ -183,9 +185,11 @@ export async function writeGroup(
        JOIN up ON up.workspace_id = j.workspace_id AND up.uuid = j.player_uuid
        ON CONFLICT (workspace_id, id) DO NOTHING
        RETURNING 1
+     ), notified AS (
+       SELECT count(pg_notify($13, payload)) AS n FROM unnest($14::text[]) AS payload
      )
      SELECT up.id, up.workspace_id, up.uuid, (b.username IS NOT NULL AND b.username <> up.username) AS renamed
-     FROM up LEFT JOIN before b ON b.workspace_id = up.workspace_id AND b.uuid = up.uuid`,
+     FROM up LEFT JOIN before b ON b.workspace_id = up.workspace_id AND b.uuid = up.uuid CROSS JOIN notified`,
     [
       g.players.map((r) => r.workspaceId),
       g.players.map((r) => r.uuid),
@@ -199,6 +203,8 @@ export async function writeGroup(
       g.stats.map((r) => r.observedAt),
       JSON.stringify(g.sessions),
       JSON.stringify(g.events),
+      g.notify.channel,
+      g.notify.payloads,
     ],
   );
 }

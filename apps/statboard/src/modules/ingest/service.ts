@@ -44,7 +44,7 @@ export class IngestService {
     private readonly seasons: SeasonService,
     private readonly nextUploadAfter: number,
   ) {
-    this.writer = new IngestWriter(db, db.kind === 'pglite' ? 1 : 4);
+    this.writer = new IngestWriter(db, db.kind === 'pglite' ? 1 : 2);
   }
 
   async ingest(key: AuthKey, body: IngestBatchBody): Promise<IngestResult> {

@@ -1,4 +1,4 @@
-import type { Change } from '#src/cache/bus.ts';
+import { CHANGE_CHANNEL, type Change } from '#src/cache/bus.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { sqlState } from '#src/lib/pg-errors.ts';
 import * as repo from './repo.ts';
@@ -111,7 +111,12 @@ export class IngestWriter {
         for (const [k, v] of learned) this.definitionIds.set(k, v);
         // After the commit and before any batch of the group is answered: a client that reads right after its
         // 200 sees its own values.
-        if (this.db.changes) await Promise.all(changes.map((c) => this.db.changes!.publish(c)));
+        const bus = this.db.changes;
+        if (bus) {
+          // Values were already announced to other instances by the statement itself (pg_notify, at commit).
+          for (const c of changes.notified) bus.applyLocal(c);
+          await Promise.all(changes.toPublish.map((c) => bus.publish(c)));
+        }
         return;
       } catch (err) {
         if (attempt >= 4 || !RETRYABLE.has(sqlState(err) ?? '')) throw err;
@@ -136,7 +141,11 @@ export class IngestWriter {
    * De-duplicates a group (one row per player, value, session and event; the latest observation wins, the
    * first event wins) and writes it with one statement. Returns what the caches must forget.
    */
-  private async writeRows(db: Queryable, items: IngestItem[], learned: Map<string, string>): Promise<Change[]> {
+  private async writeRows(
+    db: Queryable,
+    items: IngestItem[],
+    learned: Map<string, string>,
+  ): Promise<{ notified: Change[]; toPublish: Change[] }> {
     const defId = (w: string, k: string) => learned.get(`${w}/${k}`) ?? this.definitionIds.get(`${w}/${k}`)!;
     const players = new Map<string, repo.PlayerUpsert>();
     const stats = new Map<string, repo.GroupRows['stats'][number]>();
@@ -197,22 +206,26 @@ export class IngestWriter {
       }
     }
     const byKey = <T>(m: Map<string, T>) => [...m.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map((e) => e[1]);
+    const statRows = [...stats.values()];
+    const notified = valueChanges(statRows);
+    const bus = this.db.changes;
     const written = await repo.writeGroup(db, {
       players: byKey(players),
-      stats: [...stats.values()],
+      stats: statRows,
       sessions: [...sessions.values()],
       events: [...events.values()],
+      notify: {
+        channel: CHANGE_CHANNEL,
+        payloads: bus ? notified.map((c) => bus.payloadFor(c)).filter((p): p is string => p !== null) : [],
+      },
     });
-    return changesOf(written, [...stats.values()]);
+    const renamedIn = new Set(written.filter((p) => p.renamed).map((p) => p.workspace_id));
+    return { notified, toPublish: [...renamedIn].map((workspaceId) => ({ topic: 'player' as const, workspaceId })) };
   }
 }
 
-/** What cached reads a write may have made stale: renamed players, and values by (season, stat) and player. */
-function changesOf(players: { workspace_id: string; renamed: boolean }[], stats: repo.GroupRows['stats']): Change[] {
-  const changes: Change[] = [];
-  for (const w of new Set(players.filter((p) => p.renamed).map((p) => p.workspace_id))) {
-    changes.push({ topic: 'player', workspaceId: w });
-  }
+/** Which cached reads a group's values may change: (season, stat) pairs and players, per workspace. */
+function valueChanges(stats: repo.GroupRows['stats']): Change[] {
   const byWorkspace = new Map<string, { pairs: Map<string, [string, string]>; players: Set<string> }>();
   for (const r of stats) {
     let entry = byWorkspace.get(r.workspaceId);
@@ -223,8 +236,10 @@ function changesOf(players: { workspace_id: string; renamed: boolean }[], stats:
     entry.pairs.set(`${r.seasonId}/${r.statId}`, [r.seasonId, r.statId]);
     entry.players.add(r.uuid);
   }
-  for (const [workspaceId, e] of byWorkspace) {
-    changes.push({ topic: 'values', workspaceId, pairs: [...e.pairs.values()], players: [...e.players] });
-  }
-  return changes;
+  return [...byWorkspace].map(([workspaceId, e]) => ({
+    topic: 'values' as const,
+    workspaceId,
+    pairs: [...e.pairs.values()],
+    players: [...e.players],
+  }));
 }
