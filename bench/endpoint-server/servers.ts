@@ -93,7 +93,8 @@ export function startFakeServerTap(delayMs: number): Promise<Child> {
 /** The endpoint server program, started as users start it. */
 export async function startEndpointServer(config: string): Promise<Child> {
   const bin = path.join(root, 'packages/endpoint-server/bin/endpoint-server.mjs');
-  const child = spawn(process.execPath, [bin, '--config', config], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // Run the bin itself, as `npx endpoint-server` does (its shebang carries the node flags).
+  const child = spawn(bin, ['--config', config], { stdio: ['pipe', 'pipe', 'pipe'] });
   const url = await waitForUrl(child, /Listening on (http:\/\/\S+)/);
   return { child, url, stop: stopper(child) };
 }

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
 // Starts the TypeScript CLI without a separate build step. The sources (and yaml) are bundled once with esbuild
 // (tsx's own compiler) into node_modules/.cache/endpoint-server/cli.mjs, rebuilt whenever an input is newer; running that file
 // avoids tsx's loader thread, which alone costs ~35 MB of memory. If the build cannot be written
