@@ -13,7 +13,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
-import { ensureDefinitions, upsertPlayers, upsertStats } from '../../apps/statboard/src/modules/ingest/repo.ts';
+import { ensureDefinitions, upsertStats } from '../../apps/statboard/src/modules/ingest/repo.ts';
 import { type IngestItem, IngestWriter } from '../../apps/statboard/src/modules/ingest/writer.ts';
 import { type RunningServer, startServer } from '../lib/child.ts';
 import { httpLoad, loopLoad } from '../lib/load.ts';
@@ -98,14 +98,12 @@ async function prepareRaw(target: DbTarget, players: BenchPlayer[]): Promise<Raw
   const statIds = new Map<string, string>();
   await seedStatboard(target, async (db, seeded) => {
     ws = seeded;
-    const now = new Date();
-    const rows = players.map((p) => ({
-      workspaceId: seeded.workspaceId,
-      uuid: p.uuid,
-      username: p.username,
-      observedAt: now,
-    }));
-    for (const r of await db.transaction((tx) => upsertPlayers(tx, rows))) playerIds.set(r.uuid, r.id);
+    const inserted = await db.query<{ id: string; uuid: string }>(
+      `INSERT INTO players (workspace_id, uuid, username, username_observed_at)
+       SELECT $1, u, n, now() FROM unnest($2::uuid[], $3::text[]) AS t(u, n) RETURNING id, uuid`,
+      [seeded.workspaceId, players.map((p) => p.uuid), players.map((p) => p.username)],
+    );
+    for (const r of inserted) playerIds.set(r.uuid, r.id);
     const defs = await db.transaction((tx) =>
       ensureDefinitions(
         tx,

@@ -7,40 +7,6 @@ export interface PlayerUpsert {
   observedAt: Date;
 }
 
-/**
- * Creates or renames players (the username of the latest observed batch wins); returns their ids and whether
- * an existing player's username changed (the sibling CTE reads the rows as they were before this statement).
- */
-export async function upsertPlayers(
-  tx: Queryable,
-  rows: PlayerUpsert[],
-): Promise<{ id: string; workspace_id: string; uuid: string; renamed: boolean }[]> {
-  return tx.query(
-    `WITH input AS (
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) AS t(w, u, n, o)
-     ), before AS (
-       SELECT p.workspace_id, p.uuid, p.username FROM players p JOIN input ON p.workspace_id = input.w AND p.uuid = input.u
-     ), upserted AS (
-       INSERT INTO players (workspace_id, uuid, username, username_observed_at)
-       SELECT w, u, n, o FROM input
-       ON CONFLICT (workspace_id, uuid) DO UPDATE SET
-         username = CASE WHEN excluded.username_observed_at >= players.username_observed_at
-                         THEN excluded.username ELSE players.username END,
-         username_observed_at = GREATEST(players.username_observed_at, excluded.username_observed_at),
-         last_seen_at = now(), updated_at = now()
-       RETURNING id, workspace_id, uuid, username
-     )
-     SELECT u.id, u.workspace_id, u.uuid, (b.username IS NOT NULL AND b.username <> u.username) AS renamed
-     FROM upserted u LEFT JOIN before b ON b.workspace_id = u.workspace_id AND b.uuid = u.uuid`,
-    [
-      rows.map((r) => r.workspaceId),
-      rows.map((r) => r.uuid),
-      rows.map((r) => r.username),
-      rows.map((r) => r.observedAt),
-    ],
-  );
-}
-
 /** Creates missing statistic definitions (public, sorted descending) and returns the ids of all asked for. */
 export async function ensureDefinitions(
   tx: Queryable,
