@@ -61,6 +61,23 @@ function decodeSegment(segment: string): string | null {
  * anywhere is malformed), then apply the route rules of DECISIONS in order.
  */
 export function parsePath(target: string): ParsedPath {
+  const known = parsedTargets.get(target);
+  if (known !== undefined) return known;
+  const parsed = parseTarget(target);
+  if (target.length <= MAX_MEMO_TARGET) {
+    if (parsedTargets.size >= MAX_MEMO_ENTRIES) parsedTargets.clear();
+    parsedTargets.set(target, Object.freeze(parsed));
+  }
+  return parsed;
+}
+
+// Clients ask the same few targets again and again: remember recent outcomes (short targets only, so the
+// memo stays small whatever is sent).
+const parsedTargets = new Map<string, ParsedPath>();
+const MAX_MEMO_ENTRIES = 1024;
+const MAX_MEMO_TARGET = 128;
+
+function parseTarget(target: string): ParsedPath {
   const fast = parsePlainPath(target);
   if (fast !== null) return fast;
   let path = rawPathOf(target);

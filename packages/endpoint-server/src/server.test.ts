@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from './config.ts';
-import { createMemoryHost, type Host } from './host.ts';
+import { createMemoryHost, type Host, type PlayerRecord } from './host.ts';
 import { createEndpointServer, type EndpointServer } from './server.ts';
 
 const CONFIG = `request_timeout_seconds: 1
@@ -97,6 +97,26 @@ describe('endpoint server against an in-memory host', () => {
     expect(await joined.json()).toEqual({ name: 'Alex', seen: 'never', ext: 'late' });
     expect(calls).toBe(1);
     expect(aborted).toBe(0);
+  });
+
+  it('re-renders a cached answer when the player record or its dates change', async () => {
+    let record: PlayerRecord | null = { lastLogin: null, lastSeen: new Date(Date.UTC(2024, 0, 1)) };
+    const host: Host = { ...createMemoryHost(), findPlayerCached: () => record };
+    const url = await start(
+      host,
+      'endpoints:\n  q:\n    object:\n      name: "{username}"\n      seen: "{last_seen}"\n',
+    );
+    const get = async (name: string): Promise<unknown> => (await fetch(`${url}/api/q/${name}`)).json();
+    expect(await get('Steve')).toEqual({ name: 'Steve', seen: '2024/01/01 00:00:00' });
+    expect(await get('Alex')).toEqual({ name: 'Alex', seen: '2024/01/01 00:00:00' });
+    record.lastSeen?.setTime(Date.UTC(2025, 0, 1));
+    expect(await get('Steve')).toEqual({ name: 'Steve', seen: '2025/01/01 00:00:00' });
+    record = { lastLogin: null, lastSeen: new Date(Date.UTC(2026, 0, 1)) };
+    expect(await get('Steve')).toEqual({ name: 'Steve', seen: '2026/01/01 00:00:00' });
+    record = null;
+    expect(await get('Steve')).toEqual({ name: 'Steve', seen: 'never' });
+    const head = await fetch(`${url}/api/q/Steve`, { method: 'HEAD' });
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength('{"name":"Steve","seen":"never"}')));
   });
 
   it('answers 503 "The plugin is shutting down." when the host is inactive', async () => {

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EndpointConfig } from './config.ts';
-import { type CancellableTask, type Host, TaskAbortedError, TaskTimeoutError } from './host.ts';
+import { type CancellableTask, type Host, type PlayerRecord, TaskAbortedError, TaskTimeoutError } from './host.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { messages } from './messages.ts';
 import { parsePath, rawPathOf } from './paths.ts';
@@ -68,6 +68,22 @@ function send(res: http.ServerResponse, status: number, body: string, head: bool
   else res.end(body);
 }
 
+/** A rendered answer kept for the next identical request, with its ready-made headers. */
+interface CachedBody {
+  /** The player record it was rendered from (null: none), compared by identity. */
+  readonly player: PlayerRecord | null;
+  /** The record's dates when rendered, so a record whose Date objects were changed in place is re-rendered. */
+  readonly lastLoginMs: number;
+  readonly lastSeenMs: number;
+  readonly body: string;
+  readonly headers: http.OutgoingHttpHeaders;
+}
+
+/** Bound of the rendered answers kept per endpoint object. */
+const MAX_CACHED_BODIES = 4096;
+const NO_DATE = Number.POSITIVE_INFINITY;
+const timeOf = (date: Date | null | undefined): number => (date ? date.getTime() : NO_DATE);
+
 /** A render shared by the identical requests in flight. */
 interface SharedRender {
   readonly task: CancellableTask<string>;
@@ -87,6 +103,50 @@ export function createEndpointServer(options: EndpointServerOptions): EndpointSe
   const settle = (): void => {
     pending--;
     if (pending === 0 && onIdle) onIdle();
+  };
+
+  /**
+   * Answers rendered without the host, per compiled object (one per endpoint and snapshot) and player name.
+   * A render depends only on the snapshot's config, the object, the name and the player's dates, so while the
+   * player's record (one per read of the player file and usercache entry) is unchanged, the text is reused:
+   * no date formatting, rendering, byte counting or header object per request.
+   */
+  const bodies = new WeakMap<CompiledObject, Map<string, CachedBody>>();
+  const localAnswer = (
+    config: EndpointConfig,
+    object: CompiledObject,
+    username: string | null,
+    player: PlayerRecord | null,
+  ): CachedBody => {
+    let byName = bodies.get(object);
+    if (byName === undefined) {
+      byName = new Map();
+      bodies.set(object, byName);
+    }
+    // A missing name renders as an empty one.
+    const key = username ?? '';
+    const lastLoginMs = timeOf(player?.lastLogin);
+    const lastSeenMs = timeOf(player?.lastSeen);
+    const hit = byName.get(key);
+    if (hit !== undefined && hit.player === player && hit.lastLoginMs === lastLoginMs && hit.lastSeenMs === lastSeenMs)
+      return hit;
+    const body = renderLocal(config, object, username, player);
+    const created: CachedBody = {
+      player,
+      lastLoginMs,
+      lastSeenMs,
+      body,
+      headers: { 'content-type': CONTENT_TYPE, 'content-length': Buffer.byteLength(body) },
+    };
+    if (byName.size >= MAX_CACHED_BODIES) byName.clear();
+    byName.set(key, created);
+    return created;
+  };
+  const sendCached = (res: http.ServerResponse, answer: CachedBody, head: boolean): void => {
+    // node:http only reads the headers object, so one per answer is shared by its requests.
+    res.writeHead(200, answer.headers);
+    if (head) res.end();
+    else res.end(answer.body);
   };
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
@@ -140,13 +200,13 @@ export function createEndpointServer(options: EndpointServerOptions): EndpointSe
     }
     const username = parsed.username;
     if (!needsHost(object, username)) {
-      send(res, 200, renderLocal(config, object, username, null), head);
+      sendCached(res, localAnswer(config, object, username, null), head);
       return;
     }
     if (object.externals.length === 0 && username !== null && host.findPlayerCached) {
       const player = host.findPlayerCached(username);
       if (player !== undefined) {
-        send(res, 200, renderLocal(config, object, username, player), head);
+        sendCached(res, localAnswer(config, object, username, player), head);
         return;
       }
     }

@@ -18,6 +18,8 @@ export interface CachedValue<T> {
 
 interface Entry<T> {
   stamp: string;
+  /** `path.dirname` of the file, kept for the per-request trust check. */
+  readonly dir: string;
   result: CachedValue<T> | null;
   checkedAt: number;
   trusted: boolean;
@@ -37,6 +39,15 @@ export class FileCache<T> {
   // Invalidation clock: a refresh that started before an invalidation of its file must not be trusted.
   private clock = 0;
   private readonly invalidatedAt = new Map<string, number>();
+  private changes = 0;
+
+  /**
+   * Changes whenever what {@link peek} answers can change other than by time passing (an invalidation, a
+   * refresh), so a caller may reuse answers computed at the same version until their {@link trustedUntil}.
+   */
+  get version(): number {
+    return this.changes;
+  }
 
   constructor(private readonly parse: (data: Buffer, file: string) => T | Promise<T>) {}
 
@@ -65,6 +76,7 @@ export class FileCache<T> {
   /** Forgets the trust in one file, so the next read checks it. */
   invalidate(file: string): void {
     this.clock++;
+    this.changes++;
     if (this.invalidatedAt.size >= MAX_ENTRIES) this.invalidatedAt.clear();
     this.invalidatedAt.set(file, this.clock);
     const entry = this.entries.get(file);
@@ -73,12 +85,13 @@ export class FileCache<T> {
 
   private invalidateDirectory(dir: string): void {
     this.clock++;
+    this.changes++;
     this.invalidatedAt.set(dir, this.clock);
     for (const [file, entry] of this.entries) if (path.dirname(file) === dir) entry.trusted = false;
   }
 
-  private changedSince(file: string, tick: number): boolean {
-    return (this.invalidatedAt.get(file) ?? 0) > tick || (this.invalidatedAt.get(path.dirname(file)) ?? 0) > tick;
+  private changedSince(file: string, tick: number, dir = path.dirname(file)): boolean {
+    return (this.invalidatedAt.get(file) ?? 0) > tick || (this.invalidatedAt.get(dir) ?? 0) > tick;
   }
 
   private isWatched(file: string): boolean {
@@ -96,11 +109,21 @@ export class FileCache<T> {
    * The cached value of `file` when it can be used without waiting: null when known missing, undefined when
    * a (re)read is needed. Watched entries are used until an event invalidates them, others for at most 1 s.
    */
-  peek(file: string): CachedValue<T> | null | undefined {
+  peek(file: string, now = Date.now()): CachedValue<T> | null | undefined {
     const entry = this.entries.get(file);
-    if (entry && Date.now() - entry.checkedAt < TRUST_MS && (entry.trusted || !this.changedSince(file, entry.tick)))
+    if (
+      entry !== undefined &&
+      now - entry.checkedAt < TRUST_MS &&
+      (entry.trusted || !this.changedSince(file, entry.tick, entry.dir))
+    )
       return entry.result;
     return undefined;
+  }
+
+  /** Until when (ms since epoch) {@link peek} may answer from the cached entry of `file`, given no new version. */
+  trustedUntil(file: string): number {
+    const entry = this.entries.get(file);
+    return entry === undefined ? 0 : entry.checkedAt + TRUST_MS;
   }
 
   /** Reads `file` (absolute), from the cache when it has not changed; null when it does not exist. */
@@ -135,6 +158,7 @@ export class FileCache<T> {
         throw error;
     }
     const trusted = watched && !this.changedSince(file, tick);
+    this.changes++;
     if (entry && entry.stamp === stamp) {
       entry.checkedAt = checkedAt;
       entry.trusted = trusted;
@@ -146,8 +170,16 @@ export class FileCache<T> {
       const data = await readFile(file);
       result = { value: await this.parse(data, file), mtime };
     }
+    this.changes++;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(file, { stamp, result, checkedAt, trusted: watched && !this.changedSince(file, tick), tick });
+    this.entries.set(file, {
+      stamp,
+      dir: path.dirname(file),
+      result,
+      checkedAt,
+      trusted: watched && !this.changedSince(file, tick),
+      tick,
+    });
     return result;
   }
 

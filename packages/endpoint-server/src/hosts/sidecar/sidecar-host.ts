@@ -114,6 +114,16 @@ export async function createSidecarHost(options: SidecarHostOptions): Promise<Si
     return { uuid: entry?.uuid ?? offlineUuidOf(name), entry };
   };
 
+  // Per name, the usercache entry and player files found with one parsed usercache (the fast path's lookups).
+  const lookups = new Map<
+    string,
+    { usercache: CachedValue<CachedFileData> | null; entry: UsercacheEntry | null; files: readonly string[] }
+  >();
+
+  // Per name, the fast path's last answer: valid while the file cache is at the same version and every file
+  // it looked at is still trusted without a stat.
+  const answers = new Map<string, { version: number; until: number; record: PlayerRecord | null }>();
+
   const record = (cached: CachedValue<CachedFileData>, entry: UsercacheEntry | null): PlayerRecord | null => {
     if (cached.value.kind !== 'player') return null;
     const known = records.get(cached);
@@ -145,17 +155,34 @@ export async function createSidecarHost(options: SidecarHostOptions): Promise<Si
       return null;
     },
     findPlayerCached(name: string): PlayerRecord | null | undefined {
-      const usercache = files.peek(usercacheFile);
+      const now = Date.now();
+      const known = answers.get(name);
+      if (known !== undefined && known.version === files.version && now < known.until) return known.record;
+      const version = files.version;
+      const usercache = files.peek(usercacheFile, now);
       if (usercache === undefined) return undefined;
-      const entry =
-        usercache?.value.kind === 'usercache' ? (usercache.value.cache.get(name.toLowerCase()) ?? null) : null;
-      const uuid = entry?.uuid ?? offlineUuidOf(name);
-      for (const file of filesOf(uuid)) {
-        const cached = files.peek(file);
-        if (cached === undefined) return undefined;
-        if (cached) return record(cached, entry);
+      let until = files.trustedUntil(usercacheFile);
+      let lookup = lookups.get(name);
+      if (lookup === undefined || lookup.usercache !== usercache) {
+        const entry =
+          usercache?.value.kind === 'usercache' ? (usercache.value.cache.get(name.toLowerCase()) ?? null) : null;
+        lookup = { usercache, entry, files: filesOf(entry?.uuid ?? offlineUuidOf(name)) };
+        if (lookups.size >= MEMO_ENTRIES) lookups.clear();
+        lookups.set(name, lookup);
       }
-      return null;
+      let found: PlayerRecord | null = null;
+      for (const file of lookup.files) {
+        const cached = files.peek(file, now);
+        if (cached === undefined) return undefined;
+        until = Math.min(until, files.trustedUntil(file));
+        if (cached) {
+          found = record(cached, lookup.entry);
+          break;
+        }
+      }
+      if (answers.size >= MEMO_ENTRIES) answers.clear();
+      answers.set(name, { version, until, record: found });
+      return found;
     },
     async resolveExternal(placeholders, player, signal) {
       if (!provider) return placeholders;
