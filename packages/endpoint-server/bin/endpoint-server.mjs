@@ -1,4 +1,6 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env -S node --max-semi-space-size=2 --max-old-space-size=64
+// Node flags (shebang): a 2 MB semi-space and a 64 MB old-space limit keep V8 from growing its heap eagerly
+// under ServerTap load (peak RSS ~81 MB without the old-space limit, ~69 MB with it, same throughput).
 // Starts the TypeScript CLI without a separate build step. The sources (and yaml) are bundled once with esbuild
 // (tsx's own compiler) into node_modules/.cache/endpoint-server/cli.mjs, rebuilt whenever an input is newer; running that file
 // avoids tsx's loader thread, which alone costs ~35 MB of memory. If the build cannot be written
