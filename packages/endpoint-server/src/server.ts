@@ -79,7 +79,10 @@ interface CachedBody {
   readonly headers: http.OutgoingHttpHeaders;
 }
 
-/** Bound of the rendered answers kept per endpoint object. */
+/**
+ * Bound of the rendered answers kept, over all endpoints together: any name is answered, so requests for
+ * random names must not grow the heap with the number of endpoints (the bin caps the old space at 64 MB).
+ */
 const MAX_CACHED_BODIES = 4096;
 const NO_DATE = Number.POSITIVE_INFINITY;
 const timeOf = (date: Date | null | undefined): number => (date ? date.getTime() : NO_DATE);
@@ -111,23 +114,25 @@ export function createEndpointServer(options: EndpointServerOptions): EndpointSe
    * player's record (one per read of the player file and usercache entry) is unchanged, the text is reused:
    * no date formatting, rendering, byte counting or header object per request.
    */
-  const bodies = new WeakMap<CompiledObject, Map<string, CachedBody>>();
+  const objectIds = new WeakMap<CompiledObject, number>();
+  let nextObjectId = 0;
+  const bodies = new Map<string, CachedBody>();
   const localAnswer = (
     config: EndpointConfig,
     object: CompiledObject,
     username: string | null,
     player: PlayerRecord | null,
   ): CachedBody => {
-    let byName = bodies.get(object);
-    if (byName === undefined) {
-      byName = new Map();
-      bodies.set(object, byName);
+    let id = objectIds.get(object);
+    if (id === undefined) {
+      id = nextObjectId++;
+      objectIds.set(object, id);
     }
     // A missing name renders as an empty one.
-    const key = username ?? '';
+    const key = `${id}/${username ?? ''}`;
     const lastLoginMs = timeOf(player?.lastLogin);
     const lastSeenMs = timeOf(player?.lastSeen);
-    const hit = byName.get(key);
+    const hit = bodies.get(key);
     if (hit !== undefined && hit.player === player && hit.lastLoginMs === lastLoginMs && hit.lastSeenMs === lastSeenMs)
       return hit;
     const body = renderLocal(config, object, username, player);
@@ -138,8 +143,8 @@ export function createEndpointServer(options: EndpointServerOptions): EndpointSe
       body,
       headers: { 'content-type': CONTENT_TYPE, 'content-length': Buffer.byteLength(body) },
     };
-    if (byName.size >= MAX_CACHED_BODIES) byName.clear();
-    byName.set(key, created);
+    if (bodies.size >= MAX_CACHED_BODIES) bodies.clear();
+    bodies.set(key, created);
     return created;
   };
   const sendCached = (res: http.ServerResponse, answer: CachedBody, head: boolean): void => {
