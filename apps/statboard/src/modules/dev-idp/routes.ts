@@ -22,6 +22,22 @@ ${error ? `<p role="alert" style="color:#b00">${escapeHtml(error)}</p>` : ''}
  * expects; the login interaction is ours. The provider is created at first use.
  */
 export function devIdpRoutes(getIdp: () => Promise<DevIdp>) {
+  /** The interaction the request belongs to, or null when it expired or belongs to another login. */
+  const currentInteraction = async (
+    provider: Awaited<ReturnType<typeof getIdp>>['provider'],
+    req: FastifyRequest['raw'],
+    res: FastifyReply['raw'],
+    uid: string,
+  ) => {
+    const details = await provider.interactionDetails(req, res).catch(() => null);
+    return details && details.uid === uid ? details : null;
+  };
+  const expired = (reply: FastifyReply) =>
+    reply
+      .code(400)
+      .type('text/html; charset=utf-8')
+      .send(htmlPage('Expired', '<p>This sign-in expired. Start again from the application.</p>'));
+
   return async (app: FastifyInstance): Promise<void> => {
     // The provider reads request bodies itself: leave the stream untouched.
     app.removeAllContentTypeParsers();
@@ -32,13 +48,8 @@ export function devIdpRoutes(getIdp: () => Promise<DevIdp>) {
       { schema: { hide: true } },
       async (request, reply) => {
         const { provider } = await getIdp();
-        const details = await provider.interactionDetails(request.raw, reply.raw).catch(() => null);
-        if (!details || details.uid !== request.params.uid) {
-          return reply
-            .code(400)
-            .type('text/html; charset=utf-8')
-            .send(htmlPage('Expired', '<p>This sign-in expired. Start again from the application.</p>'));
-        }
+        const details = await currentInteraction(provider, request.raw, reply.raw, request.params.uid);
+        if (!details) return expired(reply);
         return reply.type('text/html; charset=utf-8').send(loginForm(details.uid, null));
       },
     );
@@ -48,13 +59,8 @@ export function devIdpRoutes(getIdp: () => Promise<DevIdp>) {
       { schema: { hide: true } },
       async (request, reply) => {
         const { provider } = await getIdp();
-        const details = await provider.interactionDetails(request.raw, reply.raw).catch(() => null);
-        if (!details || details.uid !== request.params.uid) {
-          return reply
-            .code(400)
-            .type('text/html; charset=utf-8')
-            .send(htmlPage('Expired', '<p>This sign-in expired. Start again from the application.</p>'));
-        }
+        const details = await currentInteraction(provider, request.raw, reply.raw, request.params.uid);
+        if (!details) return expired(reply);
         const email = (await readForm(request.raw)).get('email')?.trim() ?? '';
         if (!EMAIL_RE.test(email)) {
           return reply
