@@ -143,7 +143,8 @@ export async function touchKeys(db: Queryable, ids: string[], times: Date[]): Pr
   );
 }
 
-export async function countExisting(
+/** Which of `ids` are rows of `table` in the workspace. */
+export async function existingIds(
   db: Queryable,
   table: 'servers' | 'seasons',
   workspaceId: string,

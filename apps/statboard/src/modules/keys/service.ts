@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type Cache, cacheFor } from '#src/cache/cache.ts';
 import { type Db, publishChange, type Queryable } from '#src/db/types.ts';
-import { AppError, type ErrorDetails } from '#src/errors.ts';
+import { AppError } from '#src/errors.ts';
 import { iso, isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
+import { optionalDate, Problems } from '#src/lib/validate.ts';
 import * as repo from './repo.ts';
 import { isScope, type Scope, scopeRuleViolation } from './scopes.ts';
 import {
@@ -89,10 +90,8 @@ export class KeyService {
 
   /** Checks names, scopes, restrictions and expiry; restriction ids must belong to the workspace. */
   private async validate(workspaceId: string, type: KeyType, input: KeyInput): Promise<repo.KeyWrite> {
-    const details: ErrorDetails = {};
-    const add = (field: string, message: string) => {
-      details[field] = [...(details[field] ?? []), message];
-    };
+    const p = new Problems();
+    const add = (field: string, message: string) => p.add(field, message);
     const name = typeof input.name === 'string' ? input.name.trim() : '';
     if (name.length < 1 || name.length > 100) add('name', 'must be 1 to 100 characters');
     const description = input.description ?? null;
@@ -103,7 +102,7 @@ export class KeyService {
     if (scopes.length < 1) add('scopes', 'must hold at least one scope');
     if (new Set(scopes).size !== scopes.length) add('scopes', 'must not repeat a scope');
     for (const s of scopes) if (!isScope(s)) add('scopes', `unknown scope '${String(s).slice(0, 64)}'`);
-    if (details.scopes === undefined) {
+    if (p.details.scopes === undefined) {
       const rule = scopeRuleViolation(type, scopes as Scope[]);
       if (rule) add('scopes', rule);
     }
@@ -119,17 +118,12 @@ export class KeyService {
       if (ids.length > 100) add(field, 'must hold at most 100 ids');
       else if (ids.some((id) => !isUuid(id))) add(field, 'must hold ids');
       else if (ids.length > 0) {
-        const found = new Set(await repo.countExisting(this.db, table, workspaceId, ids));
+        const found = new Set(await repo.existingIds(this.db, table, workspaceId, ids));
         for (const id of ids) if (!found.has(id)) add(field, `unknown id ${id}`);
       }
     }
-    let expiresAt: Date | null = null;
-    if (input.expires_at !== undefined && input.expires_at !== null) {
-      const t = typeof input.expires_at === 'string' ? Date.parse(input.expires_at) : Number.NaN;
-      if (Number.isNaN(t)) add('expires_at', 'must be an ISO 8601 date-time');
-      else expiresAt = new Date(t);
-    }
-    if (Object.keys(details).length > 0) throw new AppError('INVALID_PAYLOAD', 'The API key is invalid.', details);
+    const expiresAt = optionalDate(p, 'expires_at', input.expires_at);
+    p.throwIfAny('The API key is invalid.');
     return {
       name,
       description,

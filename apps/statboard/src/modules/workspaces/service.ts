@@ -3,12 +3,9 @@ import { AppError } from '#src/errors.ts';
 import { sqlState, UNIQUE_VIOLATION } from '#src/lib/pg-errors.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import { Problems, text } from '#src/lib/validate.ts';
+import * as repo from './repo.ts';
 
-export interface Workspace {
-  id: string;
-  name: string;
-  slug: string;
-}
+export type Workspace = repo.WorkspaceRow;
 
 export function slugify(name: string): string {
   const s = name
@@ -25,48 +22,41 @@ export function slugify(name: string): string {
 export class WorkspaceService {
   constructor(private readonly db: Db) {}
 
+  /**
+   * Creates a workspace. An explicit slug that is taken is 409; a slug derived from the name gets the first
+   * free suffix (`-2`, `-3`, …).
+   */
   async create(input: { name: string; slug?: string }, db: Queryable = this.db): Promise<Workspace> {
     const p = new Problems();
     const name = text(p, 'name', input.name, 1, 120);
     p.throwIfAny();
     const base = input.slug ?? slugify(name);
-    for (let i = 0; i < 20; i++) {
-      const slug = i === 0 ? base : `${base}-${i + 1}`;
+    const attempts = input.slug === undefined ? 20 : 1;
+    for (let i = 0; i < attempts; i++) {
       try {
-        const rows = await db.query<Workspace>(
-          'INSERT INTO workspaces (name, slug) VALUES ($1, $2) RETURNING id, name, slug',
-          [name, slug],
-        );
-        return rows[0]!;
+        return await repo.insertWorkspace(db, name, i === 0 ? base : `${base}-${i + 1}`);
       } catch (err) {
-        if (sqlState(err) !== UNIQUE_VIOLATION || input.slug !== undefined) {
-          if (sqlState(err) === UNIQUE_VIOLATION) throw new AppError('CONFLICT', 'A workspace with that slug exists.');
-          throw err;
-        }
+        if (sqlState(err) !== UNIQUE_VIOLATION) throw err;
       }
     }
-    throw new AppError('CONFLICT', 'Could not find a free workspace slug.');
+    throw new AppError(
+      'CONFLICT',
+      input.slug === undefined ? 'Could not find a free workspace slug.' : 'A workspace with that slug exists.',
+    );
   }
 
   /** Finds a workspace by id or slug; 404 when there is none. */
   async resolve(idOrSlug: string): Promise<Workspace> {
-    const rows = isUuid(idOrSlug)
-      ? await this.db.query<Workspace>('SELECT id, name, slug FROM workspaces WHERE id = $1 OR slug = $2', [
-          idOrSlug.toLowerCase(),
-          idOrSlug,
-        ])
-      : await this.db.query<Workspace>('SELECT id, name, slug FROM workspaces WHERE slug = $1', [idOrSlug]);
-    const ws = rows[0];
+    const ws = await repo.findWorkspace(this.db, idOrSlug, isUuid(idOrSlug));
     if (!ws) throw new AppError('NOT_FOUND', `Workspace '${idOrSlug}' not found.`);
     return ws;
   }
 
-  async list(): Promise<Workspace[]> {
-    return this.db.query<Workspace>('SELECT id, name, slug FROM workspaces ORDER BY created_at, id');
+  list(): Promise<Workspace[]> {
+    return repo.listWorkspaces(this.db);
   }
 
-  async count(db: Queryable = this.db): Promise<number> {
-    const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM workspaces');
-    return rows[0]?.n ?? 0;
+  count(db: Queryable = this.db): Promise<number> {
+    return repo.countWorkspaces(db);
   }
 }

@@ -1,0 +1,35 @@
+import type { Queryable } from '#src/db/types.ts';
+
+export interface WorkspaceRow {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+export async function insertWorkspace(db: Queryable, name: string, slug: string): Promise<WorkspaceRow> {
+  const rows = await db.query<WorkspaceRow>(
+    'INSERT INTO workspaces (name, slug) VALUES ($1, $2) RETURNING id, name, slug',
+    [name, slug],
+  );
+  return rows[0]!;
+}
+
+/** By id (when the reference looks like one) or slug. */
+export async function findWorkspace(db: Queryable, ref: string, refIsUuid: boolean): Promise<WorkspaceRow | null> {
+  const rows = refIsUuid
+    ? await db.query<WorkspaceRow>('SELECT id, name, slug FROM workspaces WHERE id = $1 OR slug = $2', [
+        ref.toLowerCase(),
+        ref,
+      ])
+    : await db.query<WorkspaceRow>('SELECT id, name, slug FROM workspaces WHERE slug = $1', [ref]);
+  return rows[0] ?? null;
+}
+
+export function listWorkspaces(db: Queryable): Promise<WorkspaceRow[]> {
+  return db.query<WorkspaceRow>('SELECT id, name, slug FROM workspaces ORDER BY created_at, id');
+}
+
+export async function countWorkspaces(db: Queryable): Promise<number> {
+  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM workspaces');
+  return rows[0]?.n ?? 0;
+}
