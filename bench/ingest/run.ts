@@ -5,7 +5,7 @@
  * into a second, identically migrated and seeded database.
  *
  *   npm run bench:ingest                      # writes "## Statboard ingest" of BENCHMARKS.md
- *   BENCH_SECONDS=10 BENCH_CONCURRENCY=4,16 BENCH_PGLITE_CONCURRENCY=4,16 BENCH_DB=pg,pglite BENCH_WRITE=0 \
+ *   BENCH_SECONDS=10 BENCH_BATCHES=0,1,20,100 BENCH_CONCURRENCY=4,16 BENCH_PGLITE_CONCURRENCY=4,16 BENCH_DB=pg,pglite BENCH_WRITE=0 \
  *     npm run bench:ingest
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
 import { ensureDefinitions, upsertStats } from '../../apps/statboard/src/modules/ingest/repo.ts';
 import { type IngestItem, IngestWriter } from '../../apps/statboard/src/modules/ingest/writer.ts';
 import { type RunningServer, startServer } from '../lib/child.ts';
-import { httpLoad, loopLoad } from '../lib/load.ts';
+import { httpLoad, LOADGEN_NOTE, loopLoad } from '../lib/load.ts';
 import { BackendPids, createDatabase, type ScratchDatabase } from '../lib/pg.ts';
 import { CpuMeter, RssSampler } from '../lib/proc.ts';
 import { machineLine, writeSection } from '../lib/report.ts';
@@ -33,6 +33,8 @@ import { type CaseResult, fmtInt, fmtMs, fmtRatio, table } from '../lib/stats.ts
 import { type BenchPlayer, makePlayers, modBatch, nextStats, randomInt, STAT_KEYS } from '../lib/traffic.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Service and raw are measured back to back this many times per case; the row is the round with the median ratio. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** The service's write slots on PostgreSQL (IngestService). */
 const SERVICE_WRITE_SLOTS = 2;
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? '4,16').split(',').map(Number);
@@ -44,7 +46,7 @@ const DATABASES = (process.env.BENCH_DB ?? 'pg,pglite').split(',') as ('pg' | 'p
 const WRITE = process.env.BENCH_WRITE !== '0';
 const PLAYERS = 2_000;
 /** Stats per batch; 0 is a heartbeat (`stats: []`). */
-const BATCH_SIZES = [0, 1, 20, 100];
+const BATCH_SIZES = (process.env.BENCH_BATCHES ?? '0,1,20,100').split(',').map(Number);
 
 interface Row {
   db: 'pg' | 'pglite';
@@ -54,9 +56,14 @@ interface Row {
   /** Cores used during the case: the service process, and PostgreSQL's backends (pg only). */
   serviceCores: number;
   pgCores: number | null;
+  /** Cores of the load generator (this process) during the service case, and of the raw client. */
+  genCores: number;
   rss: number;
   raw: CaseResult | null;
   rawCores: number | null;
+  rawClientCores: number | null;
+  /** service/raw of every round (sorted), for the spread. */
+  ratios: number[];
 }
 
 /** Extra cases at 20 stats per batch and the highest concurrency that show where the time goes (PostgreSQL). */
@@ -230,56 +237,83 @@ async function benchDatabase(kind: 'pg' | 'pglite'): Promise<{ rows: Row[]; diag
     const rows: Row[] = [];
     for (const batch of BATCH_SIZES) {
       for (const conns of kind === 'pg' ? CONCURRENCIES : PGLITE_CONCURRENCIES) {
-        // The service…
-        const svcCpu = new CpuMeter(() => [srv.pid]);
-        const pgCpu = new CpuMeter(() => svcBackends?.list() ?? []);
-        await svcCpu.start();
-        await pgCpu.start();
-        const rss = new RssSampler(srv.pid);
-        const service = await httpLoad({
-          url: `${srv.url}/api/v1/ingest/batch`,
-          connections: conns,
-          seconds: SECONDS,
-          headers: { authorization: `Bearer ${ws.clientToken}`, 'content-type': 'application/json' },
-          request: {
-            method: 'POST',
-            setupRequest: (req) => ({ ...req, body: modBatch(players[randomInt(players.length)]!, batch) }),
-          },
-        });
-        const maxRss = rss.stop();
-        const serviceCores = (await svcCpu.stop()) / service.seconds;
-        const pgCores = kind === 'pg' ? (await pgCpu.stop()) / service.seconds : null;
-        if (service.failed > 0) log(`  ! service answered non-2xx/errors: ${JSON.stringify(service.statuses)}`);
+        const rounds: Row[] = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          // The service…
+          const svcCpu = new CpuMeter(() => [srv.pid]);
+          const pgCpu = new CpuMeter(() => svcBackends?.list() ?? []);
+          const genCpu = new CpuMeter(() => [process.pid]);
+          await svcCpu.start();
+          await pgCpu.start();
+          await genCpu.start();
+          const rss = new RssSampler(srv.pid);
+          const service = await httpLoad({
+            url: `${srv.url}/api/v1/ingest/batch`,
+            connections: conns,
+            seconds: SECONDS,
+            headers: { authorization: `Bearer ${ws.clientToken}`, 'content-type': 'application/json' },
+            request: {
+              method: 'POST',
+              setupRequest: (req) => ({ ...req, body: modBatch(players[randomInt(players.length)]!, batch) }),
+            },
+          });
+          const maxRss = rss.stop();
+          const serviceCores = (await svcCpu.stop()) / service.seconds;
+          const genCores = (await genCpu.stop()) / service.seconds;
+          const pgCores = kind === 'pg' ? (await pgCpu.stop()) / service.seconds : null;
+          if (service.failed > 0) log(`  ! service answered non-2xx/errors: ${JSON.stringify(service.statuses)}`);
 
-        // …and the raw ceiling right after, at the same concurrency.
-        let rawResult: CaseResult | null = null;
-        let rawCores: number | null = null;
-        if (batch > 0) {
-          await raw.connect(conns);
-          const meter = kind === 'pg' ? new CpuMeter(() => rawBackends!.list()) : new CpuMeter(() => [process.pid]);
-          await meter.start();
-          rawResult = await loopLoad(conns, SECONDS, (loop) => raw!.batch(loop, batch));
-          rawCores = (await meter.stop()) / rawResult.seconds;
-          if (rawResult.failed > 0) log(`  ! raw ceiling had ${rawResult.failed} failed statements`);
+          // …and the raw ceiling right after, at the same concurrency.
+          let rawResult: CaseResult | null = null;
+          let rawCores: number | null = null;
+          let rawClientCores: number | null = null;
+          if (batch > 0) {
+            await raw.connect(conns);
+            const meter = kind === 'pg' ? new CpuMeter(() => rawBackends!.list()) : new CpuMeter(() => [process.pid]);
+            const clientMeter = new CpuMeter(() => [process.pid]);
+            await meter.start();
+            await clientMeter.start();
+            rawResult = await loopLoad(conns, SECONDS, (loop) => raw!.batch(loop, batch));
+            rawCores = (await meter.stop()) / rawResult.seconds;
+            rawClientCores = (await clientMeter.stop()) / rawResult.seconds;
+            if (rawResult.failed > 0) log(`  ! raw ceiling had ${rawResult.failed} failed statements`);
+          }
+          rounds.push({
+            db: kind,
+            batch,
+            conns,
+            service,
+            serviceCores,
+            pgCores,
+            genCores,
+            rss: maxRss,
+            raw: rawResult,
+            rawCores,
+            rawClientCores,
+            ratios: [],
+          });
         }
+        // The round with the median ratio (or throughput, without a raw ceiling) stands for the case.
+        const score = (r: Row) => (r.raw ? r.service.perSecond / r.raw.perSecond : r.service.perSecond);
+        const sorted = [...rounds].sort((x, y) => score(x) - score(y));
         const row: Row = {
-          db: kind,
-          batch,
-          conns,
-          service,
-          serviceCores,
-          pgCores,
-          rss: maxRss,
-          raw: rawResult,
-          rawCores,
+          ...sorted[sorted.length >> 1]!,
+          rss: Math.max(...rounds.map((r) => r.rss)),
+          ratios: rounds
+            .filter((r) => r.raw)
+            .map(score)
+            .sort((x, y) => x - y),
         };
         rows.push(row);
         log(
-          `  ${kind} batch=${batch} conns=${conns}: ${fmtInt(service.perSecond)} batches/s p50 ${fmtMs(service.p50)} ` +
-            `p99 ${fmtMs(service.p99)}` +
-            (rawResult
-              ? ` | raw ${fmtInt(rawResult.perSecond)}/s → ${fmtRatio(service.perSecond / rawResult.perSecond)}`
-              : ''),
+          `  ${kind} batch=${batch} conns=${conns}: ${fmtInt(row.service.perSecond)} batches/s ` +
+            `p50 ${fmtMs(row.service.p50)} p99 ${fmtMs(row.service.p99)}` +
+            (row.raw
+              ? ` | raw ${fmtInt(row.raw.perSecond)}/s → ${fmtRatio(row.service.perSecond / row.raw.perSecond)} ` +
+                `(rounds ${row.ratios.map(fmtRatio).join(', ')})`
+              : '') +
+            ` | cores: node ${cores(row.serviceCores)}, PG ${cores(row.pgCores)}, load generator ${cores(row.genCores)}` +
+            (row.raw ? `; raw: PG ${cores(row.rawCores)}, client ${cores(row.rawClientCores)}` : ''),
         );
       }
     }
@@ -343,8 +377,8 @@ function render(rows: Row[]): string {
       'p99 ms',
       'raw batches/s',
       'raw p50 / p99 ms',
-      'service/raw',
-      'cores: node / PG (raw PG)',
+      'service/raw (rounds)',
+      'cores: node / PG / load gen. (raw: PG / client)',
       'max RSS',
     ],
     rows.map((r) => [
@@ -357,10 +391,13 @@ function render(rows: Row[]): string {
       fmtMs(r.service.p99),
       r.raw ? fmtInt(r.raw.perSecond) : '—',
       r.raw ? `${fmtMs(r.raw.p50)} / ${fmtMs(r.raw.p99)}` : '—',
-      r.raw ? fmtRatio(r.service.perSecond / r.raw.perSecond) : '—',
+      r.raw
+        ? `**${fmtRatio(r.service.perSecond / r.raw.perSecond)}**` +
+          (r.ratios.length > 1 ? ` (${fmtRatio(r.ratios[0]!)}–${fmtRatio(r.ratios[r.ratios.length - 1]!)})` : '')
+        : '—',
       r.db === 'pg'
-        ? `${cores(r.serviceCores)} / ${cores(r.pgCores)} (${cores(r.rawCores)})`
-        : `${cores(r.serviceCores)} (raw in-process ${cores(r.rawCores)})`,
+        ? `${cores(r.serviceCores)} / ${cores(r.pgCores)} / ${cores(r.genCores)} (${cores(r.rawCores)} / ${cores(r.rawClientCores)})`
+        : `${cores(r.serviceCores)} / — / ${cores(r.genCores)} (raw in-process ${cores(r.rawCores)})`,
       `${Math.round(r.rss / 1024 / 1024)} MB`,
     ]),
   );
@@ -492,11 +529,14 @@ async function main(): Promise<void> {
         '',
         `\`npm run bench:ingest\` (${elapsed} s). ${PLAYERS.toLocaleString('en-US')} players with one session each, ` +
           `batches exactly as the Fabric mod sends them over ${STAT_KEYS.length} distinct keys, ${SECONDS} s per case, ` +
-          'keep-alive HTTP (autocannon, one request in flight per connection). "raw" = the same `upsertStats` ' +
-          'statement, one per batch with the same rows, sent straight to the database over as many connections ' +
-          '(PGlite: in-process through the same `Db`), measured right after each service case. "cores" = CPU ' +
-          'seconds per wall second of the service process and of the PostgreSQL backends serving it (and of the ' +
-          'backends serving the raw run). RSS = maximum VmRSS of the service process during the case.',
+          `keep-alive HTTP with one request in flight per connection (${LOADGEN_NOTE}). "raw" = the same ` +
+          '`upsertStats` statement, one per batch with the same rows, sent straight to the database with `pg` over ' +
+          'as many connections from this process (PGlite: in-process through the same `Db`). Each case is ' +
+          `${ROUNDS} rounds of service then raw, back to back; the row is the round with the median ratio, the ` +
+          'range in brackets. "cores" = CPU seconds per wall second of the service process, of the PostgreSQL ' +
+          'backends serving it and of the load generator (and of the backends and the client of the raw run). ' +
+          'RSS = maximum VmRSS of the service process. The service runs with its in-process rate limiter on ' +
+          '(a limit no client reaches).',
         '',
         md,
         '',

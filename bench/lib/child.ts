@@ -46,6 +46,7 @@ export async function startServer(
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
+    if (process.env.BENCH_STDERR) process.stderr.write(d);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let dead = false;

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { leanLoad } from './http-client.ts';
 import { type CaseResult, Latencies, summarize } from './stats.ts';
 
 /** The part of autocannon 9's programmatic API the benchmarks use (the package ships no types). */
@@ -34,25 +35,25 @@ export interface HttpLoadOptions {
   request: LoadRequest;
 }
 
+/** Which HTTP load generator `httpLoad` uses: the lean one (default) or autocannon (BENCH_LOADGEN=autocannon). */
+export const LOADGEN: 'lean' | 'autocannon' = process.env.BENCH_LOADGEN === 'autocannon' ? 'autocannon' : 'lean';
+
+/** One line for the reports: which generator ran, and where. */
+export const LOADGEN_NOTE =
+  LOADGEN === 'lean'
+    ? 'the lean keep-alive generator of bench/lib/http-client.ts, in the bench process on the same cores'
+    : 'autocannon, in the bench process on the same cores';
+
 /**
- * Keep-alive HTTP load with autocannon at a fixed number of connections, one request in flight on each.
- * Latency is measured per response in sub-millisecond resolution (autocannon's own histogram keeps whole ms);
- * only 2xx responses count as done.
+ * Keep-alive HTTP load at a fixed number of connections, one request in flight on each. Latency is measured
+ * per response in sub-millisecond resolution; only 2xx responses count as done.
  */
 export async function httpLoad(o: HttpLoadOptions): Promise<CaseResult & { statuses: Record<number, number> }> {
   const lat = new Latencies();
   const statuses: Record<number, number> = {};
   let ok = 0;
   let failed = 0;
-  const started = performance.now();
-  const tracker = autocannon({
-    url: o.url,
-    connections: o.connections,
-    duration: o.seconds,
-    headers: o.headers,
-    requests: [o.request],
-  });
-  tracker.on('response', (_client, status, _bytes, ms) => {
+  const onResponse = (status: number, ms: number) => {
     statuses[status] = (statuses[status] ?? 0) + 1;
     if (status >= 200 && status < 300) {
       ok++;
@@ -60,10 +61,39 @@ export async function httpLoad(o: HttpLoadOptions): Promise<CaseResult & { statu
     } else {
       failed++;
     }
-  });
-  const result = await tracker;
+  };
+  const started = performance.now();
+  if (LOADGEN === 'lean') {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...o.headers, ...o.request.headers })) headers[k.toLowerCase()] = v;
+    const base = o.request;
+    const target = new URL(o.url);
+    const defaultPath = `${target.pathname}${target.search}`;
+    const result = await leanLoad({
+      url: target.origin,
+      connections: o.connections,
+      seconds: o.seconds,
+      headers,
+      next: () => {
+        const r = base.setupRequest ? base.setupRequest({ ...base }) : base;
+        return { method: r.method ?? 'GET', path: r.path ?? defaultPath, body: r.body };
+      },
+      onResponse,
+    });
+    failed += result.errors;
+  } else {
+    const tracker = autocannon({
+      url: o.url,
+      connections: o.connections,
+      duration: o.seconds,
+      headers: o.headers,
+      requests: [o.request],
+    });
+    tracker.on('response', (_client, status, _bytes, ms) => onResponse(status, ms));
+    const result = await tracker;
+    failed += result.errors + result.timeouts;
+  }
   const seconds = (performance.now() - started) / 1000;
-  failed += result.errors + result.timeouts;
   return { ...summarize(lat, ok, failed, seconds), statuses };
 }
 

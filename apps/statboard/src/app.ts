@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { SHARED_SCHEMAS } from './http/schemas.ts';
-import { hasUnstorableText } from './lib/storable.ts';
+import { hasUnstorableText, urlMayHoldUnstorable } from './lib/storable.ts';
 import { registerAdministration } from './modules/auth/register.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { ingestRoutes } from './modules/ingest/routes.ts';
@@ -15,6 +15,7 @@ import { seasonRoutes } from './modules/seasons/routes.ts';
 import { registerErrorHandling, sendError } from './plugins/errors.ts';
 import { MemoryRateLimiter, RedisRateLimiter, RequestLimits } from './plugins/rate-limit.ts';
 import { requestIdFor } from './plugins/request-id.ts';
+import { lazyChildLogger } from './plugins/request-logger.ts';
 import { validatorCompiler } from './plugins/validation.ts';
 import type { Services } from './services.ts';
 
@@ -29,6 +30,7 @@ export interface AppOptions {
 export async function buildApp({ config, services, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
+    childLoggerFactory: lazyChildLogger,
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: config.ingestBodyLimit,
@@ -55,21 +57,28 @@ export async function buildApp({ config, services, logger = false }: AppOptions)
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   registerErrorHandling(app);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that run on every request are callback-style: no promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   // PostgreSQL cannot store NUL or unpaired surrogates: refuse them as client errors before any SQL runs.
-  app.addHook('preValidation', async (request) => {
-    if (hasUnstorableText(request.query) || hasUnstorableText(request.params)) {
-      throw new AppError(
-        'BAD_REQUEST',
-        'The request contains characters that cannot be stored (NUL or unpaired surrogates).',
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (urlMayHoldUnstorable(request.url) && (hasUnstorableText(request.query) || hasUnstorableText(request.params))) {
+      done(
+        new AppError(
+          'BAD_REQUEST',
+          'The request contains characters that cannot be stored (NUL or unpaired surrogates).',
+        ),
       );
-    }
-    if (request.body !== undefined && hasUnstorableText(request.body)) {
-      throw new AppError('INVALID_PAYLOAD', 'The request is invalid.', {
-        '(body)': ['must not contain NUL characters or unpaired surrogates'],
-      });
+    } else if (request.body !== undefined && hasUnstorableText(request.body)) {
+      done(
+        new AppError('INVALID_PAYLOAD', 'The request is invalid.', {
+          '(body)': ['must not contain NUL characters or unpaired surrogates'],
+        }),
+      );
+    } else {
+      done();
     }
   });
 

@@ -17,8 +17,8 @@ const CHANNEL = 'statboard_changes';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; wider changes are sent less precisely. */
 const MAX_PAYLOAD = 7_000;
 
+/** The same change, less precisely (the whole topic of the workspace): for one too wide for a NOTIFY payload. */
 function narrowToFit(change: Change): Change {
-  if (JSON.stringify(change).length <= MAX_PAYLOAD) return change;
   if (change.topic === 'values') return { topic: 'values', workspaceId: change.workspaceId };
   if (change.topic === 'key') return { topic: 'key', ids: [] };
   return change;
@@ -40,6 +40,8 @@ export class ChangeBus {
   healthy: boolean;
   /** Tells this instance's own notifications apart (process ids repeat across hosts). */
   private readonly instance = randomUUID();
+  /** How every payload of this instance starts: its own notifications are recognised without parsing them. */
+  private readonly ownPrefix = `{"from":"${this.instance}","change":`;
 
   private constructor(private readonly url: string | null) {
     this.healthy = url === null;
@@ -75,7 +77,9 @@ export class ChangeBus {
    * statement that notifies by itself (`pg_notify` in the write), delivered exactly at its commit.
    */
   payloadFor(change: Change): string | null {
-    return this.notifier ? JSON.stringify({ from: this.instance, change: narrowToFit(change) }) : null;
+    if (!this.notifier) return null;
+    const payload = `${this.ownPrefix}${JSON.stringify(change)}}`;
+    return payload.length <= MAX_PAYLOAD ? payload : `${this.ownPrefix}${JSON.stringify(narrowToFit(change))}}`;
   }
 
   async publish(change: Change): Promise<void> {
@@ -104,10 +108,11 @@ export class ChangeBus {
     client.on('end', fail);
     client.on('notification', (msg) => {
       if (msg.channel !== CHANNEL || !msg.payload) return;
+      // Our own changes were applied when they were made.
+      if (msg.payload.startsWith(this.ownPrefix)) return;
       try {
-        const { from, change } = JSON.parse(msg.payload) as { from?: string; change: Change };
-        // Our own changes were applied when they were made.
-        if (from !== this.instance) this.emitter.emit('change', change);
+        const { change } = JSON.parse(msg.payload) as { change: Change };
+        this.emitter.emit('change', change);
       } catch {
         this.emitter.emit('change', null);
       }

@@ -21,6 +21,13 @@ export class Cache<K, V> {
     private readonly maxEntries: number,
   ) {}
 
+  /** The cached value without waiting, or undefined when there is none to use (then call `get`). */
+  peek(key: K): V | undefined {
+    if (!this.bus.healthy) return undefined;
+    const hit = this.map.get(key);
+    return hit !== undefined && hit.expires > Date.now() ? hit.value : undefined;
+  }
+
   /** The cached value, or `load()`'s, which is stored unless `keep` says no (e.g. for a miss). */
   async get(key: K, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
     if (this.bus.healthy) {

@@ -13,3 +13,14 @@ export function hasUnstorableText(value: unknown, depth = 0): boolean {
   }
   return false;
 }
+
+/**
+ * False when nothing decoded from this request target (path parameters, query values) can be unstorable: it is
+ * printable ASCII and escapes neither NUL nor any non-ASCII byte (where a surrogate could come from). The
+ * common case, so the walk over the decoded values is skipped for it.
+ */
+const URL_MAY_HOLD = /%(?:00|[89a-f])|[^\x21-\x7e]/i;
+
+export function urlMayHoldUnstorable(url: string): boolean {
+  return URL_MAY_HOLD.test(url);
+}

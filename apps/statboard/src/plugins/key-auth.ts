@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { AppError } from '#src/errors.ts';
 import type { Scope } from '#src/modules/keys/scopes.ts';
 import type { KeyService } from '#src/modules/keys/service.ts';
@@ -28,21 +28,49 @@ export function bearerToken(request: FastifyRequest): string | null {
 
 /**
  * onRequest hook of key routes: runs before the body is read, so a bad key is 401 and a missing scope 403
- * whatever the body holds (DECISIONS, order of checks).
+ * whatever the body holds (DECISIONS, order of checks). Callback-style and synchronous while the key is cached
+ * and the rate limiter is in-process: the hot path of every API request allocates no promise.
  */
-export function requireKey(keys: KeyService, scope: Scope): onRequestAsyncHookHandler {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
-    const token = bearerToken(request);
-    const key = token === null ? null : await keys.verify(token);
+export function requireKey(keys: KeyService, scope: Scope): onRequestHookHandler {
+  const admit = (request: FastifyRequest, key: AuthKey | null, done: HookHandlerDoneFunction): void => {
     if (!key) {
-      await request.server.limits.authFailure(request);
-      throw new AppError('INVALID_API_KEY', undefined, undefined, { headers: { 'WWW-Authenticate': 'Bearer' } });
+      request.server.limits
+        .authFailure(request)
+        .then(
+          () =>
+            done(new AppError('INVALID_API_KEY', undefined, undefined, { headers: { 'WWW-Authenticate': 'Bearer' } })),
+          done,
+        );
+      return;
     }
     if (!key.scopes.has(scope)) {
-      throw new AppError('INSUFFICIENT_SCOPE', `The API key lacks the scope ${scope}.`);
+      done(new AppError('INSUFFICIENT_SCOPE', `The API key lacks the scope ${scope}.`));
+      return;
     }
-    await request.server.limits.keyRequest(key.id);
+    let counted: undefined | Promise<void>;
+    try {
+      counted = request.server.limits.keyRequest(key.id);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
     request.apiKey = key;
+    if (counted) counted.then(() => done(), done);
+    else done();
+  };
+  return (request, _reply, done) => {
+    const token = bearerToken(request);
+    if (token === null) {
+      admit(request, null, done);
+      return;
+    }
+    const cached = keys.verifyCached(token);
+    if (cached !== undefined) admit(request, cached, done);
+    else
+      keys.verify(token).then(
+        (key) => admit(request, key, done),
+        (err: Error) => done(err),
+      );
   };
 }
 

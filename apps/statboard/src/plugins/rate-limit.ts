@@ -11,7 +11,8 @@ export interface Hit {
 
 /** Fixed-window request counters, in this process or shared through Redis by several instances. */
 export interface RateLimiter {
-  hit(key: string, limit: number, windowMs: number): Promise<Hit>;
+  /** Counts one request; an in-process limiter answers at once (no promise on the hot path). */
+  hit(key: string, limit: number, windowMs: number): Hit | Promise<Hit>;
   close(): Promise<void>;
 }
 
@@ -28,7 +29,7 @@ export class MemoryRateLimiter implements RateLimiter {
     this.sweep.unref();
   }
 
-  async hit(key: string, limit: number, windowMs: number): Promise<Hit> {
+  hit(key: string, limit: number, windowMs: number): Hit {
     const now = Date.now();
     let w = this.windows.get(key);
     if (!w || w.resetAt <= now) {
@@ -77,6 +78,14 @@ export class RedisRateLimiter implements RateLimiter {
 
 const MINUTE = 60_000;
 
+function refuseOver(hit: Hit): void {
+  if (!hit.allowed) {
+    throw new AppError('RATE_LIMITED', `Too many requests; retry in ${hit.retryAfter} s.`, undefined, {
+      headers: { 'Retry-After': String(hit.retryAfter) },
+    });
+  }
+}
+
 /** The two limits of DECISIONS' `RATE_LIMITED` (429 with Retry-After), as the key-auth hook applies them. */
 export class RequestLimits {
   constructor(
@@ -85,24 +94,26 @@ export class RequestLimits {
     private readonly authFailuresPerIp: number,
   ) {}
 
-  private async check(key: string, limit: number): Promise<void> {
-    if (limit <= 0) return;
-    const hit = await this.limiter.hit(key, limit, MINUTE);
-    if (!hit.allowed) {
-      throw new AppError('RATE_LIMITED', `Too many requests; retry in ${hit.retryAfter} s.`, undefined, {
-        headers: { 'Retry-After': String(hit.retryAfter) },
-      });
-    }
+  /**
+   * Counts a request against `limit` per minute. Throws `RATE_LIMITED` over the limit: at once with the
+   * in-process limiter, through the returned promise with Redis.
+   */
+  private check(key: string, limit: number): undefined | Promise<void> {
+    if (limit <= 0) return undefined;
+    const hit = this.limiter.hit(key, limit, MINUTE);
+    if (hit instanceof Promise) return hit.then(refuseOver);
+    refuseOver(hit);
+    return undefined;
   }
 
-  /** Counts a request of a verified key. */
-  keyRequest(keyId: string): Promise<void> {
+  /** Counts a request of a verified key (synchronously with the in-process limiter). */
+  keyRequest(keyId: string): undefined | Promise<void> {
     return this.check(`key:${keyId}`, this.perKey);
   }
 
   /** Counts a failed authentication of the client's address (slows down guessing). */
-  authFailure(request: FastifyRequest): Promise<void> {
-    return this.check(`fail:${request.ip}`, this.authFailuresPerIp);
+  async authFailure(request: FastifyRequest): Promise<void> {
+    await this.check(`fail:${request.ip}`, this.authFailuresPerIp);
   }
 
   close(): Promise<void> {

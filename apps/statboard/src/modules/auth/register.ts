@@ -29,11 +29,18 @@ export const LOGIN_UNAVAILABLE_IN_PRODUCTION =
  * Registers login (/auth/*), the embedded development provider (/dev-idp, only without OIDC_ISSUER outside
  * production), bootstrap and the admin API. Call on the root instance, before `/api/v1` routes are served.
  */
-export async function registerAdministration(app: FastifyInstance, config: Config, services: Services): Promise<void> {
-  app.decorateRequest('principal', null);
-  await app.register(cookie);
-  for (const schema of ADMIN_SCHEMAS) app.addSchema(schema);
+export async function registerAdministration(root: FastifyInstance, config: Config, services: Services): Promise<void> {
+  root.decorateRequest('principal', null);
+  for (const schema of ADMIN_SCHEMAS) root.addSchema(schema);
+  // Cookies are parsed and written only in this scope (login and the admin API): the key-authenticated
+  // routes never read them, and their hooks would cost every ingest and read request.
+  await root.register(async (app) => {
+    await app.register(cookie);
+    await administration(app, config, services);
+  });
+}
 
+async function administration(app: FastifyInstance, config: Config, services: Services): Promise<void> {
   const redirectUri = `${config.publicUrl}/auth/callback`;
   let oidc: OidcClient | null = null;
   let unavailableReason = '';

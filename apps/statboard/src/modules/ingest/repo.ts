@@ -1,3 +1,4 @@
+import { numberArray, textArray, timestampArray, uuidArray } from '#src/db/array-literal.ts';
 import type { Queryable } from '#src/db/types.ts';
 
 export interface PlayerUpsert {
@@ -50,11 +51,11 @@ export async function upsertStats(tx: Queryable, rows: StatUpsert[]): Promise<vo
      WHERE player_stats.observed_at <= excluded.observed_at
        AND (player_stats.value <> excluded.value OR player_stats.observed_at < excluded.observed_at)`,
     [
-      rows.map((r) => r.seasonId),
-      rows.map((r) => r.statId),
-      rows.map((r) => r.playerId),
-      rows.map((r) => r.value),
-      rows.map((r) => r.observedAt),
+      uuidArray(rows.map((r) => r.seasonId)),
+      uuidArray(rows.map((r) => r.statId)),
+      uuidArray(rows.map((r) => r.playerId)),
+      numberArray(rows.map((r) => r.value)),
+      timestampArray(rows.map((r) => r.observedAt)),
     ],
   );
 }
@@ -83,10 +84,16 @@ export interface EventInsert {
   payload: unknown;
 }
 
-/** A group of batches, de-duplicated, ready for `writeGroup`. Players are addressed by (workspace, game UUID). */
+/**
+ * A group of batches, de-duplicated, ready for `writeGroup`, in a compact form: each player once, each batch
+ * ("item") once with its player, season and observation time, and each value as (item, statistic, value).
+ * Indexes are 1-based, as SQL's `WITH ORDINALITY` counts.
+ */
 export interface GroupRows {
+  /** Sorted by (workspace, uuid): rows are locked in one order by every group, so groups cannot deadlock. */
   players: PlayerUpsert[];
-  stats: { workspaceId: string; uuid: string; seasonId: string; statId: string; value: number; observedAt: Date }[];
+  items: { player: number; seasonId: string; observedAt: Date }[];
+  stats: { item: number; statId: string; value: number }[];
   sessions: (Omit<SessionUpsert, 'player_id'> & { player_uuid: string })[];
   events: (Omit<EventInsert, 'player_id'> & { player_uuid: string })[];
   /** NOTIFY payloads for other instances' caches, sent by the statement itself (delivered at its commit). */
@@ -104,24 +111,29 @@ export async function writeGroup(
 ): Promise<{ id: string; workspace_id: string; uuid: string; renamed: boolean }[]> {
   return db.query(
     `WITH input AS (
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) AS t(w, u, n, o)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) WITH ORDINALITY AS t(w, u, n, o, i)
      ), before AS (
        SELECT p.workspace_id, p.uuid, p.username FROM players p JOIN input ON p.workspace_id = input.w AND p.uuid = input.u
      ), up AS (
        INSERT INTO players (workspace_id, uuid, username, username_observed_at)
-       SELECT w, u, n, o FROM input
+       SELECT w, u, n, o FROM input ORDER BY i
        ON CONFLICT (workspace_id, uuid) DO UPDATE SET
          username = CASE WHEN excluded.username_observed_at >= players.username_observed_at
                          THEN excluded.username ELSE players.username END,
          username_observed_at = GREATEST(players.username_observed_at, excluded.username_observed_at),
          last_seen_at = now(), updated_at = now()
        RETURNING id, workspace_id, uuid, username
+     ), ids AS (
+       SELECT input.i, up.id FROM up JOIN input ON input.w = up.workspace_id AND input.u = up.uuid
+     ), items AS (
+       SELECT * FROM unnest($5::int[], $6::uuid[], $7::timestamptz[]) WITH ORDINALITY AS t(p, s, o, i)
      ), stat_rows AS (
        INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
-       SELECT s.s, s.d, up.id, s.v, s.o, now()
-       FROM unnest($5::uuid[], $6::uuid[], $7::uuid[], $8::uuid[], $9::float8[], $10::timestamptz[]) AS s(w, u, s, d, v, o)
-       JOIN up ON up.workspace_id = s.w AND up.uuid = s.u
-       ORDER BY s.s, s.d, up.id
+       SELECT items.s, v.d, ids.id, v.v, items.o, now()
+       FROM unnest($8::int[], $9::uuid[], $10::float8[]) AS v(it, d, v)
+       JOIN items ON items.i = v.it
+       JOIN ids ON ids.i = items.p
+       ORDER BY items.s, v.d, ids.id
        ON CONFLICT (season_id, stat_id, player_id) DO UPDATE SET
          value = excluded.value,
          observed_at = excluded.observed_at,
@@ -157,20 +169,20 @@ export async function writeGroup(
      SELECT up.id, up.workspace_id, up.uuid, (b.username IS NOT NULL AND b.username <> up.username) AS renamed
      FROM up LEFT JOIN before b ON b.workspace_id = up.workspace_id AND b.uuid = up.uuid CROSS JOIN notified`,
     [
-      g.players.map((r) => r.workspaceId),
-      g.players.map((r) => r.uuid),
-      g.players.map((r) => r.username),
-      g.players.map((r) => r.observedAt),
-      g.stats.map((r) => r.workspaceId),
-      g.stats.map((r) => r.uuid),
-      g.stats.map((r) => r.seasonId),
-      g.stats.map((r) => r.statId),
-      g.stats.map((r) => r.value),
-      g.stats.map((r) => r.observedAt),
+      uuidArray(g.players.map((r) => r.workspaceId)),
+      uuidArray(g.players.map((r) => r.uuid)),
+      textArray(g.players.map((r) => r.username)),
+      timestampArray(g.players.map((r) => r.observedAt)),
+      numberArray(g.items.map((r) => r.player)),
+      uuidArray(g.items.map((r) => r.seasonId)),
+      timestampArray(g.items.map((r) => r.observedAt)),
+      numberArray(g.stats.map((r) => r.item)),
+      uuidArray(g.stats.map((r) => r.statId)),
+      numberArray(g.stats.map((r) => r.value)),
       JSON.stringify(g.sessions),
       JSON.stringify(g.events),
       g.notify.channel,
-      g.notify.payloads,
+      textArray(g.notify.payloads),
     ],
   );
 }

@@ -36,8 +36,8 @@ const MAX_GROUP_ITEMS = 256;
 export class IngestWriter {
   private readonly queue: Pending[] = [];
   private running = 0;
-  /** Definition ids seen in committed transactions: definitions are never deleted. */
-  private readonly definitionIds = new Map<string, string>();
+  /** Definition ids seen in committed transactions, by workspace and key: definitions are never deleted. */
+  private readonly definitionIds = new Map<string, Map<string, string>>();
 
   constructor(
     private readonly db: Db,
@@ -108,7 +108,10 @@ export class IngestWriter {
                 for (const d of found) learned.set(`${d.workspace_id}/${d.key}`, d.id);
                 return this.writeRows(tx, items, learned);
               });
-        for (const [k, v] of learned) this.definitionIds.set(k, v);
+        for (const [wk, id] of learned) {
+          const slash = wk.indexOf('/');
+          this.learn(wk.slice(0, slash), wk.slice(slash + 1), id);
+        }
         // After the commit and before any batch of the group is answered: a client that reads right after its
         // 200 sees its own values.
         const bus = this.db.changes;
@@ -129,12 +132,23 @@ export class IngestWriter {
   private missingDefinitions(items: IngestItem[]): { w: string; k: string }[] {
     const missing = new Map<string, { w: string; k: string }>();
     for (const it of items) {
+      const known = this.definitionIds.get(it.workspaceId);
       for (const s of it.stats) {
+        if (known?.has(s.key)) continue;
         const dk = `${it.workspaceId}/${s.key}`;
-        if (!this.definitionIds.has(dk)) missing.set(dk, { w: it.workspaceId, k: s.key });
+        if (!missing.has(dk)) missing.set(dk, { w: it.workspaceId, k: s.key });
       }
     }
     return [...missing.values()];
+  }
+
+  private learn(workspaceId: string, key: string, id: string): void {
+    let known = this.definitionIds.get(workspaceId);
+    if (!known) {
+      known = new Map();
+      this.definitionIds.set(workspaceId, known);
+    }
+    known.set(key, id);
   }
 
   /**
@@ -146,13 +160,13 @@ export class IngestWriter {
     items: IngestItem[],
     learned: Map<string, string>,
   ): Promise<{ notified: Change[]; toPublish: Change[] }> {
-    const defId = (w: string, k: string) => learned.get(`${w}/${k}`) ?? this.definitionIds.get(`${w}/${k}`)!;
+    const defId = (w: string, k: string) => this.definitionIds.get(w)?.get(k) ?? learned.get(`${w}/${k}`)!;
+    // Players, latest observation first; then their 1-based places in (workspace, uuid) order.
     const players = new Map<string, repo.PlayerUpsert>();
-    const stats = new Map<string, repo.GroupRows['stats'][number]>();
-    const sessions = new Map<string, repo.GroupRows['sessions'][number]>();
-    const events = new Map<string, repo.GroupRows['events'][number]>();
+    const playerKeys: string[] = [];
     for (const it of items) {
       const pk = `${it.workspaceId}/${it.player.uuid}`;
+      playerKeys.push(pk);
       const prev = players.get(pk);
       if (!prev || it.observedAt >= prev.observedAt) {
         players.set(pk, {
@@ -162,22 +176,31 @@ export class IngestWriter {
           observedAt: it.observedAt,
         });
       }
+    }
+    const sortedKeys = [...players.keys()].sort();
+    const place = new Map(sortedKeys.map((k, i) => [k, i + 1]));
+
+    // Values: per player, the latest observation of each (season, statistic) wins.
+    const itemRows: repo.GroupRows['items'] = [];
+    const latest = new Map<number, Map<string, { item: number; statId: string; value: number; at: Date }>>();
+    const sessions = new Map<string, repo.GroupRows['sessions'][number]>();
+    const events = new Map<string, repo.GroupRows['events'][number]>();
+    for (const [i, it] of items.entries()) {
+      const player = place.get(playerKeys[i]!)!;
+      itemRows.push({ player, seasonId: it.seasonId, observedAt: it.observedAt });
+      let values = latest.get(player);
+      if (!values) {
+        values = new Map();
+        latest.set(player, values);
+      }
       for (const s of it.stats) {
         const statId = defId(it.workspaceId, s.key);
-        const k = `${it.seasonId}/${statId}/${pk}`;
-        const p = stats.get(k);
-        if (!p || it.observedAt >= p.observedAt) {
-          stats.set(k, {
-            workspaceId: it.workspaceId,
-            uuid: it.player.uuid,
-            seasonId: it.seasonId,
-            statId,
-            value: s.value,
-            observedAt: it.observedAt,
-          });
-        }
+        const vk = it.seasonId + statId;
+        const prev = values.get(vk);
+        if (!prev || it.observedAt >= prev.at)
+          values.set(vk, { item: i + 1, statId, value: s.value, at: it.observedAt });
       }
-      const sk = `${pk}/${it.sessionId}`;
+      const sk = `${playerKeys[i]}/${it.sessionId}`;
       sessions.set(sk, {
         workspace_id: it.workspaceId,
         player_uuid: it.player.uuid,
@@ -205,12 +228,15 @@ export class IngestWriter {
         });
       }
     }
-    const byKey = <T>(m: Map<string, T>) => [...m.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map((e) => e[1]);
-    const statRows = [...stats.values()];
-    const notified = valueChanges(statRows);
+    const statRows: repo.GroupRows['stats'] = [];
+    for (const values of latest.values()) {
+      for (const v of values.values()) statRows.push({ item: v.item, statId: v.statId, value: v.value });
+    }
+    const notified = valueChanges(items, statRows);
     const bus = this.db.changes;
     const written = await repo.writeGroup(db, {
-      players: byKey(players),
+      players: sortedKeys.map((k) => players.get(k)!),
+      items: itemRows,
       stats: statRows,
       sessions: [...sessions.values()],
       events: [...events.values()],
@@ -225,16 +251,17 @@ export class IngestWriter {
 }
 
 /** Which cached reads a group's values may change: (season, stat) pairs and players, per workspace. */
-function valueChanges(stats: repo.GroupRows['stats']): Change[] {
+function valueChanges(items: IngestItem[], stats: repo.GroupRows['stats']): Change[] {
   const byWorkspace = new Map<string, { pairs: Map<string, [string, string]>; players: Set<string> }>();
   for (const r of stats) {
-    let entry = byWorkspace.get(r.workspaceId);
+    const it = items[r.item - 1]!;
+    let entry = byWorkspace.get(it.workspaceId);
     if (!entry) {
       entry = { pairs: new Map(), players: new Set() };
-      byWorkspace.set(r.workspaceId, entry);
+      byWorkspace.set(it.workspaceId, entry);
     }
-    entry.pairs.set(`${r.seasonId}/${r.statId}`, [r.seasonId, r.statId]);
-    entry.players.add(r.uuid);
+    entry.pairs.set(it.seasonId + r.statId, [it.seasonId, r.statId]);
+    entry.players.add(it.player.uuid);
   }
   return [...byWorkspace].map(([workspaceId, e]) => ({
     topic: 'values' as const,

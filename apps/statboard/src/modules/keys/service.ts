@@ -8,13 +8,15 @@ import { optionalDate, Problems } from '#src/lib/validate.ts';
 import * as repo from './repo.ts';
 import { isScope, type Scope, scopeRuleViolation } from './scopes.ts';
 import {
-  DUMMY_HASH,
+  DUMMY_DIGEST,
   formatToken,
   generateSecret,
   KEY_TYPES,
   type KeyType,
+  type ParsedToken,
   parseToken,
-  sameHash,
+  sameDigest,
+  sha256,
   sha256Hex,
   TOKEN_PREFIX,
 } from './token.ts';
@@ -38,17 +40,51 @@ function usable(row: repo.ApiKeyRow, now: number): boolean {
   );
 }
 
+/** A key row with what `verify` needs, derived once per load. */
+interface VerifiedRow {
+  row: repo.ApiKeyRow;
+  /** The stored SHA-256 of the secret, as bytes. */
+  digest: Buffer;
+  /** The request's view of the key (shared, never mutated). */
+  key: AuthKey;
+}
+
+function verifiedRow(row: repo.ApiKeyRow): VerifiedRow {
+  return {
+    row,
+    digest: Buffer.from(row.secret_hash, 'hex'),
+    key: {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      type: row.type,
+      scopes: new Set(row.scopes as Scope[]),
+      players: row.player_restrictions,
+      servers: row.server_restrictions,
+      seasons: row.season_restrictions,
+    },
+  };
+}
+
+/** The key id a token names; tokens that name none look up an id no key has (the same work either way). */
+function keyIdOf(parsed: ParsedToken | null): string {
+  return parsed !== null && parsed.type !== 'bootstrap' ? parsed.id : '00000000-0000-0000-0000-000000000000';
+}
+
 function uniq(values: readonly string[]): string[] {
   return [...new Set(values)];
 }
 
 /** API keys: issue, list, update, rotate, revoke, and verify a bearer token. Shared by HTTP and the CLI. */
 export class KeyService {
-  private readonly lastUsed = new Map<string, Date>();
+  /** Epoch milliseconds of the latest use, by key id, not yet written. */
+  private readonly lastUsed = new Map<string, number>();
   private flushTimer: NodeJS.Timeout | null = null;
 
-  /** Key rows by id (null: no such key), so that verifying a token costs no query on the hot path. */
-  private readonly rows: Cache<string, repo.ApiKeyRow | null> | null;
+  /**
+   * Key rows by id (null: no such key) with what verifying needs derived once (the digest as bytes, the
+   * request's view of the key), so that verifying a token costs no query and little work on the hot path.
+   */
+  private readonly rows: Cache<string, VerifiedRow | null> | null;
 
   constructor(private readonly db: Db) {
     this.rows = cacheFor(db, 30_000, 20_000);
@@ -66,7 +102,10 @@ export class KeyService {
 
   toRecord(row: repo.ApiKeyRow): ApiKey {
     const pending = this.lastUsed.get(row.id);
-    const lastUsed = pending && (!row.last_used_at || pending > row.last_used_at) ? pending : row.last_used_at;
+    const lastUsed =
+      pending !== undefined && (!row.last_used_at || pending > row.last_used_at.getTime())
+        ? new Date(pending)
+        : row.last_used_at;
     return {
       id: row.id,
       workspace_id: row.workspace_id,
@@ -244,27 +283,41 @@ export class KeyService {
    */
   async verify(token: string): Promise<AuthKey | null> {
     const parsed = parseToken(token);
-    const id = parsed !== null && parsed.type !== 'bootstrap' ? parsed.id : '00000000-0000-0000-0000-000000000000';
-    const load = async () => (await repo.findKeyById(this.db, id))[0] ?? null;
-    const row = this.rows ? await this.rows.get(id, load) : await load();
-    const matches = sameHash(sha256Hex(parsed?.secret ?? ''), row?.secret_hash ?? DUMMY_HASH);
-    if (!matches || !row || !parsed || row.type !== parsed.type) return null;
+    const id = keyIdOf(parsed);
+    const cached = this.rows?.peek(id);
+    return this.check(parsed, cached !== undefined ? cached : await this.loadVerified(id));
+  }
+
+  /**
+   * `verify` without waiting, when the key's row is cached (the hot path: no promise per request); undefined
+   * when the row must be loaded first (then call `verify`).
+   */
+  verifyCached(token: string): AuthKey | null | undefined {
+    const parsed = parseToken(token);
+    const cached = this.rows?.peek(keyIdOf(parsed));
+    return cached === undefined ? undefined : this.check(parsed, cached);
+  }
+
+  /** The same work whether or not the key exists: one digest and one constant-time comparison. */
+  private check(parsed: ParsedToken | null, entry: VerifiedRow | null): AuthKey | null {
+    const matches = sameDigest(sha256(parsed?.secret ?? ''), entry?.digest ?? DUMMY_DIGEST);
+    if (!matches || !entry || !parsed || entry.row.type !== parsed.type) return null;
     const now = Date.now();
-    if (!usable(row, now)) return null;
-    this.markUsed(row.id, new Date(now));
-    return {
-      id: row.id,
-      workspaceId: row.workspace_id,
-      type: row.type,
-      scopes: new Set(row.scopes as Scope[]),
-      players: row.player_restrictions,
-      servers: row.server_restrictions,
-      seasons: row.season_restrictions,
+    if (!usable(entry.row, now)) return null;
+    this.markUsed(entry.row.id, now);
+    return entry.key;
+  }
+
+  private loadVerified(id: string): Promise<VerifiedRow | null> {
+    const load = async () => {
+      const row = (await repo.findKeyById(this.db, id))[0];
+      return row ? verifiedRow(row) : null;
     };
+    return this.rows ? this.rows.get(id, load) : load();
   }
 
   /** last_used_at is collected in memory and written in one statement every few seconds, not per request. */
-  private markUsed(id: string, at: Date): void {
+  private markUsed(id: string, at: number): void {
     this.lastUsed.set(id, at);
     if (this.flushTimer === null) {
       this.flushTimer = setTimeout(() => {
@@ -286,7 +339,7 @@ export class KeyService {
     await repo.touchKeys(
       this.db,
       entries.map((e) => e[0]),
-      entries.map((e) => e[1]),
+      entries.map((e) => new Date(e[1])),
     );
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DUMMY_HASH, formatToken, generateSecret, parseToken, sameHash, sha256Hex } from './token.ts';
+import { DUMMY_DIGEST, formatToken, generateSecret, parseToken, sameDigest, sha256, sha256Hex } from './token.ts';
 
 const ID = '0b9f2c3e-5d6a-4b7c-8d9e-0f1a2b3c4d5e';
 
@@ -37,10 +37,11 @@ describe('API key tokens', () => {
   });
 
   it('compares digests in constant time and never matches the dummy digest by accident', () => {
-    const h = sha256Hex('secret');
-    expect(sameHash(h, sha256Hex('secret'))).toBe(true);
-    expect(sameHash(h, sha256Hex('other'))).toBe(false);
-    expect(sameHash(h, DUMMY_HASH)).toBe(false);
-    expect(sameHash('zz', h)).toBe(false);
+    const h = sha256('secret');
+    expect(h.toString('hex')).toBe(sha256Hex('secret'));
+    expect(sameDigest(h, sha256('secret'))).toBe(true);
+    expect(sameDigest(h, sha256('other'))).toBe(false);
+    expect(sameDigest(h, DUMMY_DIGEST)).toBe(false);
+    expect(sameDigest(Buffer.from('zz'), h)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isUuid } from '#src/lib/uuid.ts';
 
 /** The fixed service abbreviation that starts every token (DECISIONS: `stb`). */
@@ -47,15 +47,19 @@ export function parseToken(raw: string): ParsedToken | null {
 
 /** SHA-256, hex: the only form in which secrets are stored. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  // The one-shot form: several times cheaper than createHash() for short inputs, and this runs per request.
+  return hash('sha256', value, 'hex');
 }
 
-/** Constant-time comparison of two hex SHA-256 digests. */
-export function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
+/** SHA-256 as raw bytes, for comparing with `sameDigest`. */
+export function sha256(value: string): Buffer {
+  return Buffer.from(sha256Hex(value), 'hex');
+}
+
+/** Constant-time comparison of two raw SHA-256 digests. */
+export function sameDigest(a: Buffer, b: Buffer): boolean {
+  return a.length === 32 && b.length === 32 && timingSafeEqual(a, b);
 }
 
 /** The digest compared against when a key id is unknown, so that both paths do the same work. */
-export const DUMMY_HASH = sha256Hex('statboard-unknown-key');
+export const DUMMY_DIGEST = sha256('statboard-unknown-key');

@@ -39,7 +39,18 @@ export function leaderboardRoutes(services: Services): FastifyPluginAsyncTypebox
           },
         },
       },
-      async (request, reply) => sendJsonText(reply, await services.leaderboards.json(keyOf(request), request.query)),
+      // Answered without a promise when the answer is cached (the hot path); otherwise built, or refused.
+      (request, reply) => {
+        const key = keyOf(request);
+        const cached = services.leaderboards.cachedJson(key, request.query);
+        if (cached !== undefined) {
+          sendJsonText(reply, cached); // sent synchronously: nothing to return (Fastify would send it again)
+          return undefined;
+        }
+        return services.leaderboards.json(key, request.query).then((text) => {
+          sendJsonText(reply, text);
+        });
+      },
     );
   };
 }

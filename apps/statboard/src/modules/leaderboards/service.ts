@@ -33,9 +33,24 @@ export class LeaderboardService {
     if (definitions && tops) db.changes?.subscribe((c) => invalidate(c, definitions, tops));
   }
 
-  private definition(workspaceId: string, statKey: string): Promise<repo.DefinitionRow | null> {
+  private async definition(workspaceId: string, statKey: string): Promise<repo.DefinitionRow | null> {
+    const cacheKey = `${workspaceId}|${statKey}`;
+    const hit = this.definitions?.peek(cacheKey);
+    if (hit !== undefined) return hit;
     const load = () => repo.findDefinition(this.db, workspaceId, statKey);
-    return this.definitions ? this.definitions.get(`${workspaceId}|${statKey}`, load, (d) => d !== null) : load();
+    return this.definitions ? this.definitions.get(cacheKey, load, (d) => d !== null) : load();
+  }
+
+  /**
+   * The answer of `json` when every part of it is cached (season, statistic, the serialized board), without
+   * waiting; undefined otherwise (then call `json`, which also raises the errors).
+   */
+  cachedJson(key: AuthKey, q: { season: string; stat: string; limit?: number }): string | undefined {
+    if (!this.tops || !this.definitions || key.players.length > 0) return undefined;
+    const season = this.seasons.peekReadable(key, q.season);
+    const def = season && this.definitions.peek(`${key.workspaceId}|${q.stat}`);
+    if (!season || !def?.public) return undefined;
+    return this.tops.peek(`${key.workspaceId}|${season.id}|${def.id}|${clampLimit(q.limit)}`);
   }
 
   /** `GET /leaderboards` as the JSON text of the answer (built once per change, then served from the cache). */
@@ -44,6 +59,10 @@ export class LeaderboardService {
     const def = q.stat.length <= 255 ? await this.definition(key.workspaceId, q.stat) : null;
     if (!def?.public) throw new AppError('NOT_FOUND', `Statistic '${q.stat}' not found.`);
     const limit = clampLimit(q.limit);
+    const cacheKey =
+      this.tops && key.players.length === 0 ? `${key.workspaceId}|${season.id}|${def.id}|${limit}` : null;
+    const hit = cacheKey === null ? undefined : this.tops?.peek(cacheKey);
+    if (hit !== undefined) return hit;
     const build = async () => {
       const rows = await repo.topValues(this.db, {
         seasonId: season.id,
@@ -65,9 +84,7 @@ export class LeaderboardService {
       };
       return JSON.stringify(board);
     };
-    return this.tops && key.players.length === 0
-      ? this.tops.get(`${key.workspaceId}|${season.id}|${def.id}|${limit}`, build)
-      : build();
+    return this.tops && cacheKey !== null ? this.tops.get(cacheKey, build) : build();
   }
 
   async get(key: AuthKey, q: { season: string; stat: string; limit?: number }): Promise<Leaderboard> {

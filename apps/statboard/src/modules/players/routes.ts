@@ -87,11 +87,19 @@ export function playerRoutes(services: Services): FastifyPluginAsyncTypebox {
           },
         },
       },
-      async (request, reply) =>
-        sendJsonText(
-          reply,
-          await services.players.statsJson(keyOf(request), request.params.player, request.query.season),
-        ),
+      // Answered without a promise when the answer is cached (the hot path); otherwise built, or refused.
+      (request, reply) => {
+        const key = keyOf(request);
+        const { player } = request.params;
+        const cached = services.players.cachedStatsJson(key, player, request.query.season);
+        if (cached !== undefined) {
+          sendJsonText(reply, cached); // sent synchronously: nothing to return (Fastify would send it again)
+          return undefined;
+        }
+        return services.players.statsJson(key, player, request.query.season).then((text) => {
+          sendJsonText(reply, text);
+        });
+      },
     );
   };
 }

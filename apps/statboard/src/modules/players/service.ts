@@ -98,18 +98,33 @@ export class PlayerService {
   }
 
   /**
+   * The answer of `statsJson` when it is cached, without waiting; undefined otherwise (then call `statsJson`,
+   * which also raises the errors).
+   */
+  cachedStatsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): string | undefined {
+    if (!this.values) return undefined;
+    const uuid = uuidParam.toLowerCase();
+    if (key.players.length > 0 && !key.players.includes(uuid)) return undefined;
+    const season = this.seasons.peekReadable(key, seasonRef);
+    return season && this.values.peek(`${key.workspaceId}|${uuid}|${season.id}`);
+  }
+
+  /**
    * `GET /players/{uuid}/stats` as the JSON text of the answer: built with one query on a miss, then served
    * from the cache (keyed by game UUID) until a write touches the player, its visibility or a definition.
    */
   async statsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Promise<string> {
     const uuid = this.permitted(key, uuidParam);
     const season = await this.seasons.readable(key, seasonRef);
+    const cacheKey = `${key.workspaceId}|${uuid}|${season.id}`;
+    const hit = this.values?.peek(cacheKey);
+    if (hit !== undefined) return hit;
     const build = async () => {
       const row = await repo.playerWithStatsJson(this.db, key.workspaceId, uuid, season.id);
       if (!row?.public) throw new AppError('NOT_FOUND', 'Player not found.');
       return `{"player":${JSON.stringify(toPlayer(row))},"season":${JSON.stringify(season)},"stats":${row.stats}}`;
     };
-    return this.values ? this.values.get(`${key.workspaceId}|${uuid}|${season.id}`, build) : build();
+    return this.values ? this.values.get(cacheKey, build) : build();
   }
 
   async stats(

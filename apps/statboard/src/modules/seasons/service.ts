@@ -101,15 +101,20 @@ export class SeasonService {
   /** By id or slug, or null. */
   async find(workspaceId: string, ref: string): Promise<Season | null> {
     if (ref.length === 0 || ref.length > 255) return null;
+    const cacheKey = `${workspaceId}|${ref}`;
+    const hit = this.cache?.peek(cacheKey);
+    if (hit !== undefined) return hit;
     const load = async () => {
       const row = await repo.findSeason(this.db, workspaceId, ref, isUuid(ref));
       return row ? toSeason(row) : null;
     };
     // Misses are not kept: every distinct unknown reference would take a place.
-    return this.cache ? this.cache.get(`${workspaceId}|${ref}`, load, (s) => s !== null) : load();
+    return this.cache ? this.cache.get(cacheKey, load, (s) => s !== null) : load();
   }
 
   async active(workspaceId: string): Promise<Season | null> {
+    const hit = this.cache?.peek(`${workspaceId}|`);
+    if (hit !== undefined) return hit;
     const load = async () => {
       const row = await repo.findActiveSeason(this.db, workspaceId);
       return row ? toSeason(row) : null;
@@ -120,6 +125,18 @@ export class SeasonService {
   /** All seasons of the workspace, or only `onlyIds` when given (a key's season restriction). */
   async list(workspaceId: string, onlyIds: readonly string[] | null = null): Promise<Season[]> {
     return (await repo.listSeasons(this.db, workspaceId, onlyIds)).map(toSeason);
+  }
+
+  /**
+   * `readable` without waiting, for the hot path: the season when it is cached and the key may read it, else
+   * undefined (then call `readable`, which also raises the errors).
+   */
+  peekReadable(key: AuthKey, ref: string | undefined): Season | undefined {
+    const season = this.cache?.peek(
+      ref === undefined || ref === '' ? `${key.workspaceId}|` : `${key.workspaceId}|${ref}`,
+    );
+    if (!season) return undefined;
+    return key.seasons.length === 0 || key.seasons.includes(season.id) ? season : undefined;
   }
 
   /**
