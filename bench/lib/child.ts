@@ -37,6 +37,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = await freePort();
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the servers' node: for profiling.
+  // BENCH_STDERR=1 shows the servers' stderr as it comes (otherwise only when one dies during start-up).
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
   const child: ChildProcess = spawn(process.execPath, [...extra, '--import', 'tsx', script], {
     cwd: ROOT,

@@ -19,15 +19,15 @@ export interface Leaderboard {
 export class LeaderboardService {
   /** Definitions by `workspace|key` (hits only: a key seen later by ingest must not stay unknown). */
   private readonly definitions: Cache<string, repo.DefinitionRow | null> | null;
-  /** The serialized answer by `workspace|season|stat|limit`, for keys without a player restriction. */
-  private readonly tops: Cache<string, string> | null;
+  /** The serialized answer (UTF-8 bytes, sent as they are) by `workspace|season|stat|limit`, for unrestricted keys. */
+  private readonly tops: Cache<string, Buffer> | null;
 
   constructor(
     private readonly db: Db,
     private readonly seasons: SeasonService,
   ) {
     const definitions = cacheFor<string, repo.DefinitionRow | null>(db, 60_000, 20_000);
-    const tops = cacheFor<string, string>(db, 30_000, 2_000);
+    const tops = cacheFor<string, Buffer>(db, 30_000, 2_000);
     this.definitions = definitions;
     this.tops = tops;
     if (definitions && tops) db.changes?.subscribe((c) => invalidate(c, definitions, tops));
@@ -45,7 +45,7 @@ export class LeaderboardService {
    * The answer of `json` when every part of it is cached (season, statistic, the serialized board), without
    * waiting; undefined otherwise (then call `json`, which also raises the errors).
    */
-  cachedJson(key: AuthKey, q: { season: string; stat: string; limit?: number }): string | undefined {
+  cachedJson(key: AuthKey, q: { season: string; stat: string; limit?: number }): Buffer | undefined {
     if (!this.tops || !this.definitions || key.players.length > 0) return undefined;
     const season = this.seasons.peekReadable(key, q.season);
     const def = season && this.definitions.peek(`${key.workspaceId}|${q.stat}`);
@@ -53,8 +53,8 @@ export class LeaderboardService {
     return this.tops.peek(`${key.workspaceId}|${season.id}|${def.id}|${clampLimit(q.limit)}`);
   }
 
-  /** `GET /leaderboards` as the JSON text of the answer (built once per change, then served from the cache). */
-  async json(key: AuthKey, q: { season: string; stat: string; limit?: number }): Promise<string> {
+  /** `GET /leaderboards` as the answer's JSON in UTF-8 (built once per change, then served from the cache). */
+  async json(key: AuthKey, q: { season: string; stat: string; limit?: number }): Promise<Buffer> {
     const season = await this.seasons.readable(key, q.season);
     const def = q.stat.length <= 255 ? await this.definition(key.workspaceId, q.stat) : null;
     if (!def?.public) throw new AppError('NOT_FOUND', `Statistic '${q.stat}' not found.`);
@@ -82,13 +82,13 @@ export class LeaderboardService {
           updated_at: isoRequired(r.updated_at),
         })),
       };
-      return JSON.stringify(board);
+      return Buffer.from(JSON.stringify(board));
     };
     return this.tops && cacheKey !== null ? this.tops.get(cacheKey, build) : build();
   }
 
   async get(key: AuthKey, q: { season: string; stat: string; limit?: number }): Promise<Leaderboard> {
-    return JSON.parse(await this.json(key, q));
+    return JSON.parse((await this.json(key, q)).toString('utf8'));
   }
 }
 
@@ -96,7 +96,7 @@ export class LeaderboardService {
 function invalidate(
   c: Change | null,
   definitions: Cache<string, repo.DefinitionRow | null>,
-  tops: Cache<string, string>,
+  tops: Cache<string, Buffer>,
 ): void {
   if (c === null) {
     definitions.clear();

@@ -28,14 +28,14 @@ export class PlayerService {
   /** Players by `workspace|uuid` (hits only: ingest creates players without telling anyone). */
   private readonly rows: Cache<string, repo.PlayerRow | null> | null;
   /** The serialized `/players/{uuid}/stats` answer by `workspace|game uuid|season id`. */
-  private readonly values: Cache<string, string> | null;
+  private readonly values: Cache<string, Buffer> | null;
 
   constructor(
     private readonly db: Db,
     private readonly seasons: SeasonService,
   ) {
     const rows = cacheFor<string, repo.PlayerRow | null>(db, 30_000, 20_000);
-    const values = cacheFor<string, string>(db, 30_000, 5_000);
+    const values = cacheFor<string, Buffer>(db, 30_000, 5_000);
     this.rows = rows;
     this.values = values;
     if (rows && values) {
@@ -101,7 +101,7 @@ export class PlayerService {
    * The answer of `statsJson` when it is cached, without waiting; undefined otherwise (then call `statsJson`,
    * which also raises the errors).
    */
-  cachedStatsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): string | undefined {
+  cachedStatsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Buffer | undefined {
     if (!this.values) return undefined;
     const uuid = uuidParam.toLowerCase();
     if (key.players.length > 0 && !key.players.includes(uuid)) return undefined;
@@ -113,7 +113,7 @@ export class PlayerService {
    * `GET /players/{uuid}/stats` as the JSON text of the answer: built with one query on a miss, then served
    * from the cache (keyed by game UUID) until a write touches the player, its visibility or a definition.
    */
-  async statsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Promise<string> {
+  async statsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Promise<Buffer> {
     const uuid = this.permitted(key, uuidParam);
     const season = await this.seasons.readable(key, seasonRef);
     const cacheKey = `${key.workspaceId}|${uuid}|${season.id}`;
@@ -122,7 +122,9 @@ export class PlayerService {
     const build = async () => {
       const row = await repo.playerWithStatsJson(this.db, key.workspaceId, uuid, season.id);
       if (!row?.public) throw new AppError('NOT_FOUND', 'Player not found.');
-      return `{"player":${JSON.stringify(toPlayer(row))},"season":${JSON.stringify(season)},"stats":${row.stats}}`;
+      return Buffer.from(
+        `{"player":${JSON.stringify(toPlayer(row))},"season":${JSON.stringify(season)},"stats":${row.stats}}`,
+      );
     };
     return this.values ? this.values.get(cacheKey, build) : build();
   }
@@ -132,6 +134,6 @@ export class PlayerService {
     uuid: string,
     seasonRef: string | undefined,
   ): Promise<{ player: Player; season: Season; stats: { key: string; value: number; updated_at: string }[] }> {
-    return JSON.parse(await this.statsJson(key, uuid, seasonRef));
+    return JSON.parse((await this.statsJson(key, uuid, seasonRef)).toString('utf8'));
   }
 }
