@@ -37,8 +37,9 @@ export interface StatUpsert {
 }
 
 /**
- * One statement for all values of a group. The stored value follows the latest `observed_at`: an older
- * observation never overwrites a newer one. `updated_at` moves only when the value changes.
+ * The values alone, in one statement, with the same rule as `writeGroup`: the stored value follows the latest
+ * `observed_at` (an older observation never overwrites a newer one) and `updated_at` moves only when the value
+ * changes. The ingest benchmark's raw ceiling (bench/ingest) sends exactly this straight to the database.
  */
 export async function upsertStats(tx: Queryable, rows: StatUpsert[]): Promise<void> {
   await tx.query(
