@@ -9,3 +9,20 @@ import type { FastifyReply } from 'fastify';
 export function sendJsonText(reply: { type(contentType: string): unknown }, json: string | Buffer): FastifyReply {
   return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
 }
+
+/**
+ * Sends a cached answer at once, or the built one when its promise settles (a rejection becomes the error
+ * answer). The synchronous case returns nothing: Fastify must not send a returned reply a second time.
+ */
+export function sendJsonNowOrLater(
+  reply: { type(contentType: string): unknown },
+  json: Buffer | Promise<Buffer>,
+): undefined | Promise<void> {
+  if (json instanceof Promise) {
+    return json.then((bytes) => {
+      sendJsonText(reply, bytes);
+    });
+  }
+  sendJsonText(reply, json);
+  return undefined;
+}

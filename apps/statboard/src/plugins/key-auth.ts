@@ -64,13 +64,15 @@ export function requireKey(keys: KeyService, scope: Scope): onRequestHookHandler
       admit(request, null, done);
       return;
     }
-    const cached = keys.verifyCached(token);
-    if (cached !== undefined) admit(request, cached, done);
-    else
-      keys.verify(token).then(
+    const verified = keys.verify(token);
+    if (verified instanceof Promise) {
+      verified.then(
         (key) => admit(request, key, done),
         (err: Error) => done(err),
       );
+    } else {
+      admit(request, verified, done);
+    }
   };
 }
 

@@ -22,6 +22,18 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** Statistic definition ids by workspace, then key. */
+type DefinitionIds = Map<string, Map<string, string>>;
+
+function remember(ids: DefinitionIds, workspaceId: string, key: string, id: string): void {
+  let known = ids.get(workspaceId);
+  if (!known) {
+    known = new Map();
+    ids.set(workspaceId, known);
+  }
+  known.set(key, id);
+}
+
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
 /** A group stops growing past this many stat rows (5 full batches of 500, or 250 mod-sized ones of 20). */
 const MAX_GROUP_ROWS = 5_000;
@@ -37,7 +49,7 @@ export class IngestWriter {
   private readonly queue: Pending[] = [];
   private running = 0;
   /** Definition ids seen in committed transactions, by workspace and key: definitions are never deleted. */
-  private readonly definitionIds = new Map<string, Map<string, string>>();
+  private readonly definitionIds: DefinitionIds = new Map();
 
   constructor(
     private readonly db: Db,
@@ -91,7 +103,8 @@ export class IngestWriter {
 
   private async writeWithRetry(items: IngestItem[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const learned = new Map<string, string>();
+      // Ids of definitions this attempt created or found; kept only once it has committed.
+      const learned: DefinitionIds = new Map();
       try {
         const missing = this.missingDefinitions(items);
         // The steady state is one statement (atomic on its own). Only a group that brings statistic keys seen
@@ -105,13 +118,10 @@ export class IngestWriter {
                   missing.map((m) => m.w),
                   missing.map((m) => m.k),
                 );
-                for (const d of found) learned.set(`${d.workspace_id}/${d.key}`, d.id);
+                for (const d of found) remember(learned, d.workspace_id, d.key, d.id);
                 return this.writeRows(tx, items, learned);
               });
-        for (const [wk, id] of learned) {
-          const slash = wk.indexOf('/');
-          this.learn(wk.slice(0, slash), wk.slice(slash + 1), id);
-        }
+        for (const [w, ids] of learned) for (const [k, id] of ids) remember(this.definitionIds, w, k, id);
         // After the commit and before any batch of the group is answered: a client that reads right after its
         // 200 sees its own values.
         const bus = this.db.changes;
@@ -142,15 +152,6 @@ export class IngestWriter {
     return [...missing.values()];
   }
 
-  private learn(workspaceId: string, key: string, id: string): void {
-    let known = this.definitionIds.get(workspaceId);
-    if (!known) {
-      known = new Map();
-      this.definitionIds.set(workspaceId, known);
-    }
-    known.set(key, id);
-  }
-
   /**
    * De-duplicates a group (one row per player, value, session and event; the latest observation wins, the
    * first event wins) and writes it with one statement. Returns what the caches must forget.
@@ -158,9 +159,14 @@ export class IngestWriter {
   private async writeRows(
     db: Queryable,
     items: IngestItem[],
-    learned: Map<string, string>,
+    learned: DefinitionIds,
   ): Promise<{ notified: Change[]; toPublish: Change[] }> {
-    const defId = (w: string, k: string) => this.definitionIds.get(w)?.get(k) ?? learned.get(`${w}/${k}`)!;
+    const defId = (w: string, k: string) => {
+      const id = this.definitionIds.get(w)?.get(k) ?? learned.get(w)?.get(k);
+      // Every key was known or ensured before this runs.
+      if (id === undefined) throw new Error(`statistic definition '${k}' was not ensured`);
+      return id;
+    };
     // Players, latest observation first; then their 1-based places in (workspace, uuid) order.
     const players = new Map<string, repo.PlayerUpsert>();
     const playerKeys: string[] = [];

@@ -281,21 +281,13 @@ export class KeyService {
    * Verifies a bearer token. Malformed tokens and unknown ids do the same lookup and the same constant-time
    * comparison as real keys, so timing does not tell them apart. Returns null for every failure.
    */
-  async verify(token: string): Promise<AuthKey | null> {
+  verify(token: string): AuthKey | null | Promise<AuthKey | null> {
     const parsed = parseToken(token);
     const id = keyIdOf(parsed);
+    // The hot path: the key's row is cached, and the answer comes without a promise.
     const cached = this.rows?.peek(id);
-    return this.check(parsed, cached !== undefined ? cached : await this.loadVerified(id));
-  }
-
-  /**
-   * `verify` without waiting, when the key's row is cached (the hot path: no promise per request); undefined
-   * when the row must be loaded first (then call `verify`).
-   */
-  verifyCached(token: string): AuthKey | null | undefined {
-    const parsed = parseToken(token);
-    const cached = this.rows?.peek(keyIdOf(parsed));
-    return cached === undefined ? undefined : this.check(parsed, cached);
+    if (cached !== undefined) return this.check(parsed, cached);
+    return this.loadVerified(id).then((entry) => this.check(parsed, entry));
   }
 
   /** The same work whether or not the key exists: one digest and one constant-time comparison. */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { sendJsonText } from '#src/http/json-text.ts';
+import { sendJsonNowOrLater } from '#src/http/json-text.ts';
 import { errorResponses, PlayerRef, SeasonRef } from '#src/http/schemas.ts';
 import { keyOf, requireKey } from '#src/plugins/key-auth.ts';
 import type { Services } from '#src/services.ts';
@@ -40,17 +40,7 @@ export function leaderboardRoutes(services: Services): FastifyPluginAsyncTypebox
         },
       },
       // Answered without a promise when the answer is cached (the hot path); otherwise built, or refused.
-      (request, reply) => {
-        const key = keyOf(request);
-        const cached = services.leaderboards.cachedJson(key, request.query);
-        if (cached !== undefined) {
-          sendJsonText(reply, cached); // sent synchronously: nothing to return (Fastify would send it again)
-          return undefined;
-        }
-        return services.leaderboards.json(key, request.query).then((text) => {
-          sendJsonText(reply, text);
-        });
-      },
+      (request, reply) => sendJsonNowOrLater(reply, services.leaderboards.json(keyOf(request), request.query)),
     );
   };
 }

@@ -42,10 +42,15 @@ export class LeaderboardService {
   }
 
   /**
-   * The answer of `json` when every part of it is cached (season, statistic, the serialized board), without
-   * waiting; undefined otherwise (then call `json`, which also raises the errors).
+   * `GET /leaderboards` as the answer's JSON in UTF-8, built once per change and then served from the cache:
+   * at once when every part of it is cached (the hot path, no promise), else built, or refused.
    */
-  cachedJson(key: AuthKey, q: { season: string; stat: string; limit?: number }): Buffer | undefined {
+  json(key: AuthKey, q: { season: string; stat: string; limit?: number }): Buffer | Promise<Buffer> {
+    return this.cachedJson(key, q) ?? this.buildJson(key, q);
+  }
+
+  /** The answer when season, statistic and board are all cached and readable by the key; else undefined. */
+  private cachedJson(key: AuthKey, q: { season: string; stat: string; limit?: number }): Buffer | undefined {
     if (!this.tops || !this.definitions || key.players.length > 0) return undefined;
     const season = this.seasons.peekReadable(key, q.season);
     const def = season && this.definitions.peek(`${key.workspaceId}|${q.stat}`);
@@ -53,16 +58,12 @@ export class LeaderboardService {
     return this.tops.peek(`${key.workspaceId}|${season.id}|${def.id}|${clampLimit(q.limit)}`);
   }
 
-  /** `GET /leaderboards` as the answer's JSON in UTF-8 (built once per change, then served from the cache). */
-  async json(key: AuthKey, q: { season: string; stat: string; limit?: number }): Promise<Buffer> {
+  /** The full path of `json`: every check with its error, then the cached board or one query. */
+  private async buildJson(key: AuthKey, q: { season: string; stat: string; limit?: number }): Promise<Buffer> {
     const season = await this.seasons.readable(key, q.season);
     const def = q.stat.length <= 255 ? await this.definition(key.workspaceId, q.stat) : null;
     if (!def?.public) throw new AppError('NOT_FOUND', `Statistic '${q.stat}' not found.`);
     const limit = clampLimit(q.limit);
-    const cacheKey =
-      this.tops && key.players.length === 0 ? `${key.workspaceId}|${season.id}|${def.id}|${limit}` : null;
-    const hit = cacheKey === null ? undefined : this.tops?.peek(cacheKey);
-    if (hit !== undefined) return hit;
     const build = async () => {
       const rows = await repo.topValues(this.db, {
         seasonId: season.id,
@@ -84,7 +85,9 @@ export class LeaderboardService {
       };
       return Buffer.from(JSON.stringify(board));
     };
-    return this.tops && cacheKey !== null ? this.tops.get(cacheKey, build) : build();
+    return this.tops && key.players.length === 0
+      ? this.tops.get(`${key.workspaceId}|${season.id}|${def.id}|${limit}`, build)
+      : build();
   }
 
   async get(key: AuthKey, q: { season: string; stat: string; limit?: number }): Promise<Leaderboard> {

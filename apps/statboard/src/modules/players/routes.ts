@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { sendJsonText } from '#src/http/json-text.ts';
+import { sendJsonNowOrLater } from '#src/http/json-text.ts';
 import { errorResponses, PaginationRef, PlayerRef, SeasonRef } from '#src/http/schemas.ts';
 import { keyOf, requireKey } from '#src/plugins/key-auth.ts';
 import type { Services } from '#src/services.ts';
@@ -88,18 +88,11 @@ export function playerRoutes(services: Services): FastifyPluginAsyncTypebox {
         },
       },
       // Answered without a promise when the answer is cached (the hot path); otherwise built, or refused.
-      (request, reply) => {
-        const key = keyOf(request);
-        const { player } = request.params;
-        const cached = services.players.cachedStatsJson(key, player, request.query.season);
-        if (cached !== undefined) {
-          sendJsonText(reply, cached); // sent synchronously: nothing to return (Fastify would send it again)
-          return undefined;
-        }
-        return services.players.statsJson(key, player, request.query.season).then((text) => {
-          sendJsonText(reply, text);
-        });
-      },
+      (request, reply) =>
+        sendJsonNowOrLater(
+          reply,
+          services.players.statsJson(keyOf(request), request.params.player, request.query.season),
+        ),
     );
   };
 }

@@ -98,10 +98,16 @@ export class PlayerService {
   }
 
   /**
-   * The answer of `statsJson` when it is cached, without waiting; undefined otherwise (then call `statsJson`,
-   * which also raises the errors).
+   * `GET /players/{uuid}/stats` as the answer's JSON in UTF-8: built with one query on a miss, then served from
+   * the cache (keyed by game UUID) until a write touches the player, its visibility or a definition. At once
+   * when cached (the hot path, no promise), else built, or refused.
    */
-  cachedStatsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Buffer | undefined {
+  statsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Buffer | Promise<Buffer> {
+    return this.cachedStatsJson(key, uuidParam, seasonRef) ?? this.buildStatsJson(key, uuidParam, seasonRef);
+  }
+
+  /** The answer when it and the season are cached and readable by the key; else undefined. */
+  private cachedStatsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Buffer | undefined {
     if (!this.values) return undefined;
     const uuid = uuidParam.toLowerCase();
     if (key.players.length > 0 && !key.players.includes(uuid)) return undefined;
@@ -109,16 +115,10 @@ export class PlayerService {
     return season && this.values.peek(`${key.workspaceId}|${uuid}|${season.id}`);
   }
 
-  /**
-   * `GET /players/{uuid}/stats` as the JSON text of the answer: built with one query on a miss, then served
-   * from the cache (keyed by game UUID) until a write touches the player, its visibility or a definition.
-   */
-  async statsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Promise<Buffer> {
+  /** The full path of `statsJson`: every check with its error, then the cached answer or one query. */
+  private async buildStatsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Promise<Buffer> {
     const uuid = this.permitted(key, uuidParam);
     const season = await this.seasons.readable(key, seasonRef);
-    const cacheKey = `${key.workspaceId}|${uuid}|${season.id}`;
-    const hit = this.values?.peek(cacheKey);
-    if (hit !== undefined) return hit;
     const build = async () => {
       const row = await repo.playerWithStatsJson(this.db, key.workspaceId, uuid, season.id);
       if (!row?.public) throw new AppError('NOT_FOUND', 'Player not found.');
@@ -126,7 +126,7 @@ export class PlayerService {
         `{"player":${JSON.stringify(toPlayer(row))},"season":${JSON.stringify(season)},"stats":${row.stats}}`,
       );
     };
-    return this.values ? this.values.get(cacheKey, build) : build();
+    return this.values ? this.values.get(`${key.workspaceId}|${uuid}|${season.id}`, build) : build();
   }
 
   async stats(
