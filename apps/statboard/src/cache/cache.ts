@@ -28,16 +28,18 @@ export class Cache<K, V> {
     return hit !== undefined && hit.expires > Date.now() ? hit.value : undefined;
   }
 
-  /** The cached value, or `load()`'s, which is stored unless `keep` says no (e.g. for a miss). */
-  async get(key: K, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
-    if (this.bus.healthy) {
-      const hit = this.map.get(key);
-      if (hit && hit.expires > Date.now()) return hit.value;
-    }
+  /**
+   * The cached value, at once (no promise on a hit), or `load()`'s, which is stored unless `keep` says no
+   * (e.g. for a miss).
+   */
+  get(key: K, load: () => Promise<V>, keep: (value: V) => boolean = () => true): V | Promise<V> {
+    const hit = this.peek(key);
+    if (hit !== undefined) return hit;
     const gen = this.generation;
-    const value = await load();
-    if (this.bus.healthy && gen === this.generation && keep(value)) this.set(key, value);
-    return value;
+    return load().then((value) => {
+      if (this.bus.healthy && gen === this.generation && keep(value)) this.set(key, value);
+      return value;
+    });
   }
 
   private set(key: K, value: V): void {

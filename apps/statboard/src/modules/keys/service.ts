@@ -300,7 +300,7 @@ export class KeyService {
     return entry.key;
   }
 
-  private loadVerified(id: string): Promise<VerifiedRow | null> {
+  private async loadVerified(id: string): Promise<VerifiedRow | null> {
     const load = async () => {
       const row = (await repo.findKeyById(this.db, id))[0];
       return row ? verifiedRow(row) : null;

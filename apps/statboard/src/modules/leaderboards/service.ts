@@ -34,11 +34,8 @@ export class LeaderboardService {
   }
 
   private async definition(workspaceId: string, statKey: string): Promise<repo.DefinitionRow | null> {
-    const cacheKey = `${workspaceId}|${statKey}`;
-    const hit = this.definitions?.peek(cacheKey);
-    if (hit !== undefined) return hit;
     const load = () => repo.findDefinition(this.db, workspaceId, statKey);
-    return this.definitions ? this.definitions.get(cacheKey, load, (d) => d !== null) : load();
+    return this.definitions ? this.definitions.get(`${workspaceId}|${statKey}`, load, (d) => d !== null) : load();
   }
 
   /**

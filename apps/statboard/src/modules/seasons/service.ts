@@ -101,20 +101,15 @@ export class SeasonService {
   /** By id or slug, or null. */
   async find(workspaceId: string, ref: string): Promise<Season | null> {
     if (ref.length === 0 || ref.length > 255) return null;
-    const cacheKey = `${workspaceId}|${ref}`;
-    const hit = this.cache?.peek(cacheKey);
-    if (hit !== undefined) return hit;
     const load = async () => {
       const row = await repo.findSeason(this.db, workspaceId, ref, isUuid(ref));
       return row ? toSeason(row) : null;
     };
     // Misses are not kept: every distinct unknown reference would take a place.
-    return this.cache ? this.cache.get(cacheKey, load, (s) => s !== null) : load();
+    return this.cache ? this.cache.get(`${workspaceId}|${ref}`, load, (s) => s !== null) : load();
   }
 
   async active(workspaceId: string): Promise<Season | null> {
-    const hit = this.cache?.peek(`${workspaceId}|`);
-    if (hit !== undefined) return hit;
     const load = async () => {
       const row = await repo.findActiveSeason(this.db, workspaceId);
       return row ? toSeason(row) : null;

@@ -118,13 +118,10 @@ export class ServerService {
   /** The enabled server registered for this hostname and port, or null. */
   async findEnabled(workspaceId: string, hostname: string, port: number): Promise<Server | null> {
     const host = normalizeHostname(hostname);
-    const cacheKey = `${workspaceId}|${host}|${port}`;
-    const hit = this.enabled?.peek(cacheKey);
-    if (hit !== undefined) return hit;
     const load = async () => {
       const row = await repo.findEnabledServer(this.db, workspaceId, host, port);
       return row ? toServer(row) : null;
     };
-    return this.enabled ? this.enabled.get(cacheKey, load) : load();
+    return this.enabled ? this.enabled.get(`${workspaceId}|${host}|${port}`, load) : load();
   }
 }
