@@ -27,6 +27,11 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Failed authentications per minute per client IP before 429 (0: no limit). */
   readonly authFailureLimitPerMinute: number;
+  /**
+   * Cached leaderboards and player statistics answered before Fastify routes the request (HOT_READS, default
+   * on; used only while per-request logging is off and the rate limiter is in-process: src/http/hot-reads.ts).
+   */
+  readonly hotReads: boolean;
 }
 
 export class ConfigError extends Error {
@@ -48,6 +53,15 @@ function intVar(env: Env, name: string, def: number, min: number, max: number, p
   const n = Number(raw);
   if (n < min || n > max) problems.push(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+function boolVar(env: Env, name: string, def: boolean, problems: string[]): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  problems.push(`${name} must be 1, 0, true or false, got '${raw}'`);
+  return def;
 }
 
 function str(env: Env, name: string): string | null {
@@ -101,6 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
   const sessionMaxHours = intVar(env, 'SESSION_MAX_HOURS', 12, 1, 8_760, problems);
   const rateLimitPerMinute = intVar(env, 'RATE_LIMIT_PER_MINUTE', 6_000, 0, 10_000_000, problems);
   const authFailureLimitPerMinute = intVar(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 300, 0, 10_000_000, problems);
+  const hotReads = boolVar(env, 'HOT_READS', true, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -120,5 +135,6 @@ export function loadConfig(env: Env = process.env): Config {
     sessionMaxHours,
     rateLimitPerMinute,
     authFailureLimitPerMinute,
+    hotReads,
   });
 }

@@ -13,6 +13,8 @@ interface Entry<V> {
  */
 export class Cache<K, V> {
   private readonly map = new Map<K, Entry<V>>();
+  /** Loads in flight, shared by the misses that ask for the same key before it settles (in the same generation). */
+  private readonly loading = new Map<K, { generation: number; value: Promise<V> }>();
   private generation = 0;
 
   constructor(
@@ -30,16 +32,29 @@ export class Cache<K, V> {
 
   /**
    * The cached value, at once (no promise on a hit), or `load()`'s, which is stored unless `keep` says no
-   * (e.g. for a miss).
+   * (e.g. for a miss). Misses of one key while its load is in flight share that load, unless a change came in
+   * since it started: a read that begins after a write never gets an answer loaded before it.
    */
   get(key: K, load: () => Promise<V>, keep: (value: V) => boolean = () => true): V | Promise<V> {
     const hit = this.peek(key);
     if (hit !== undefined) return hit;
     const gen = this.generation;
-    return load().then((value) => {
-      if (this.bus.healthy && gen === this.generation && keep(value)) this.set(key, value);
-      return value;
-    });
+    const inFlight = this.loading.get(key);
+    if (inFlight !== undefined && inFlight.generation === gen) return inFlight.value;
+    const value = load().then(
+      (v) => {
+        if (this.loading.get(key) === entry) this.loading.delete(key);
+        if (this.bus.healthy && gen === this.generation && keep(v)) this.set(key, v);
+        return v;
+      },
+      (err: unknown) => {
+        if (this.loading.get(key) === entry) this.loading.delete(key);
+        throw err;
+      },
+    );
+    const entry = { generation: gen, value };
+    this.loading.set(key, entry);
+    return value;
   }
 
   private set(key: K, value: V): void {

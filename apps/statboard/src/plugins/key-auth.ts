@@ -1,5 +1,6 @@
 import type { FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { AppError } from '#src/errors.ts';
+import type { HotReads } from '#src/http/hot-reads.ts';
 import type { Scope } from '#src/modules/keys/scopes.ts';
 import type { KeyService } from '#src/modules/keys/service.ts';
 import type { AuthKey } from '#src/modules/keys/types.ts';
@@ -9,6 +10,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Request limits (set by buildApp). */
     limits: RequestLimits;
+    /** The hot read path in front of Fastify, or null when off (set by buildApp). */
+    hotReads: HotReads | null;
   }
   interface FastifyRequest {
     /** The verified API key of a key route (set by `requireKey`). */

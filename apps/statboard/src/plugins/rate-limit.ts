@@ -13,11 +13,14 @@ export interface Hit {
 export interface RateLimiter {
   /** Counts one request; an in-process limiter answers at once (no promise on the hot path). */
   hit(key: string, limit: number, windowMs: number): Hit | Promise<Hit>;
+  /** True when counts live in this process and `hit` answers at once. */
+  readonly inProcess: boolean;
   close(): Promise<void>;
 }
 
 /** Counters in this process: enough for one instance. */
 export class MemoryRateLimiter implements RateLimiter {
+  readonly inProcess = true;
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
   private readonly sweep: NodeJS.Timeout;
 
@@ -50,6 +53,7 @@ export class MemoryRateLimiter implements RateLimiter {
  * through: an unavailable limiter must not take the API down with it.
  */
 export class RedisRateLimiter implements RateLimiter {
+  readonly inProcess = false;
   private readonly redis: Redis;
 
   constructor(url: string) {
@@ -114,6 +118,11 @@ export class RequestLimits {
   /** Counts a failed authentication of the client's address (slows down guessing). */
   async authFailure(request: FastifyRequest): Promise<void> {
     await this.check(`fail:${request.ip}`, this.authFailuresPerIp);
+  }
+
+  /** True when every count is taken at once in this process (no promise, nothing shared). */
+  get inProcess(): boolean {
+    return this.limiter.inProcess;
   }
 
   close(): Promise<void> {

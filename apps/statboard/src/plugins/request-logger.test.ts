@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { lazyChildLogger } from './request-logger.ts';
+import { LevelAwareLogController, lazyChildLogger } from './request-logger.ts';
 
 function capture(level: string) {
   const lines: Record<string, unknown>[] = [];
@@ -11,7 +11,12 @@ function capture(level: string) {
       done();
     },
   });
-  const app = Fastify({ logger: { level, stream }, childLoggerFactory: lazyChildLogger, genReqId: () => 'req-1' });
+  const app = Fastify({
+    logger: { level, stream },
+    childLoggerFactory: lazyChildLogger,
+    logController: new LevelAwareLogController(),
+    genReqId: () => 'req-1',
+  });
   app.get('/ok', async (request) => {
     request.log.debug('not written at info');
     request.log.info({ extra: 1 }, 'handled');
@@ -43,6 +48,35 @@ describe('lazy per-request logger', () => {
     expect(
       lines.some((l) => l.level === 50 && l.reqId === 'req-1' && (l.err as { message?: string })?.message === 'boom'),
     ).toBe(true);
+  });
+
+  it("writes Fastify's default lines at every level: the level-aware controller only skips what would be dropped", async () => {
+    for (const level of ['trace', 'debug', 'info', 'warn', 'error']) {
+      const ours = capture(level);
+      const stock: Record<string, unknown>[] = [];
+      const stream = new Writable({
+        write(chunk: Buffer, _enc, done) {
+          for (const l of chunk.toString().split('\n').filter(Boolean)) stock.push(JSON.parse(l));
+          done();
+        },
+      });
+      const plain = Fastify({ logger: { level, stream }, genReqId: () => 'req-1' });
+      plain.get('/ok', async (request) => {
+        request.log.debug('not written at info');
+        request.log.info({ extra: 1 }, 'handled');
+        return { ok: true };
+      });
+      plain.get('/boom', async (request) => {
+        request.log.error('about to fail');
+        throw new Error('boom');
+      });
+      for (const url of ['/ok', '/boom', '/missing']) {
+        await ours.app.inject({ url });
+        await plain.inject({ url });
+      }
+      const shape = (l: Record<string, unknown>) => [l.level, l.msg, l.reqId];
+      expect(ours.lines.map(shape), level).toEqual(stock.map(shape));
+    }
   });
 
   it('falls back to the plain child when logging is off', async () => {

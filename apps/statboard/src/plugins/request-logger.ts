@@ -1,4 +1,10 @@
-import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import {
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 
 type Method = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 type Bindings = Record<string, unknown>;
@@ -74,3 +80,23 @@ export const lazyChildLogger: NonNullable<FastifyServerOptions['childLoggerFacto
   typeof (logger as Partial<Logger>).isLevelEnabled === 'function'
     ? (new LazyRequestLogger(logger as Logger, bindings, opts) as unknown as FastifyBaseLogger)
     : logger.child(bindings, opts); // no pino (logging off): its child is already free
+
+function infoEnabled(request: FastifyRequest): boolean {
+  return (request.log as Partial<Logger>).isLevelEnabled?.('info') ?? true;
+}
+
+/**
+ * Fastify's `logController`: its per-request lines ("incoming request", "request completed") are info-level, and
+ * Fastify builds their objects and reads the clock for each request even when info is off (the usual `warn`).
+ * This one skips them when the request's logger would drop them anyway; what is written is unchanged, and an
+ * errored request is still logged at error level.
+ */
+export class LevelAwareLogController extends LogController {
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    if (infoEnabled(request)) super.incomingRequest(request, reply);
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error || infoEnabled(request)) super.requestCompleted(error, request, reply);
+  }
+}

@@ -16,7 +16,6 @@ import {
   type ParsedToken,
   parseToken,
   sameDigest,
-  sha256,
   sha256Hex,
   TOKEN_PREFIX,
 } from './token.ts';
@@ -43,8 +42,8 @@ function usable(row: repo.ApiKeyRow, now: number): boolean {
 /** A key row with what `verify` needs, derived once per load. */
 interface VerifiedRow {
   row: repo.ApiKeyRow;
-  /** The stored SHA-256 of the secret, as bytes. */
-  digest: Buffer;
+  /** The stored SHA-256 of the secret, hex. */
+  digest: string;
   /** The request's view of the key (shared, never mutated). */
   key: AuthKey;
 }
@@ -52,7 +51,7 @@ interface VerifiedRow {
 function verifiedRow(row: repo.ApiKeyRow): VerifiedRow {
   return {
     row,
-    digest: Buffer.from(row.secret_hash, 'hex'),
+    digest: row.secret_hash,
     key: {
       id: row.id,
       workspaceId: row.workspace_id,
@@ -81,7 +80,7 @@ export class KeyService {
   private flushTimer: NodeJS.Timeout | null = null;
 
   /**
-   * Key rows by id (null: no such key) with what verifying needs derived once (the digest as bytes, the
+   * Key rows by id (null: no such key) with what verifying needs derived once (the stored digest, the
    * request's view of the key), so that verifying a token costs no query and little work on the hot path.
    */
   private readonly rows: Cache<string, VerifiedRow | null> | null;
@@ -292,7 +291,7 @@ export class KeyService {
 
   /** The same work whether or not the key exists: one digest and one constant-time comparison. */
   private check(parsed: ParsedToken | null, entry: VerifiedRow | null): AuthKey | null {
-    const matches = sameDigest(sha256(parsed?.secret ?? ''), entry?.digest ?? DUMMY_DIGEST);
+    const matches = sameDigest(sha256Hex(parsed?.secret ?? ''), entry?.digest ?? DUMMY_DIGEST);
     if (!matches || !entry || !parsed || entry.row.type !== parsed.type) return null;
     const now = Date.now();
     if (!usable(entry.row, now)) return null;

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DUMMY_DIGEST, formatToken, generateSecret, parseToken, sameDigest, sha256, sha256Hex } from './token.ts';
+import { DUMMY_DIGEST, formatToken, generateSecret, parseToken, sameDigest, sha256Hex } from './token.ts';
 
 const ID = '0b9f2c3e-5d6a-4b7c-8d9e-0f1a2b3c4d5e';
 
@@ -36,12 +38,40 @@ describe('API key tokens', () => {
     expect(parseToken(token)).toBeNull();
   });
 
-  it('compares digests in constant time and never matches the dummy digest by accident', () => {
-    const h = sha256('secret');
-    expect(h.toString('hex')).toBe(sha256Hex('secret'));
-    expect(sameDigest(h, sha256('secret'))).toBe(true);
-    expect(sameDigest(h, sha256('other'))).toBe(false);
+  it('splits any well-formed token back into what formatToken joined', () => {
+    const secretChar = fc.constantFrom(...'ABCXYZabcxyz0189_-'.split(''));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('client', 'website', 'integration', 'bootstrap' as const),
+        fc.uuid(),
+        fc.string({ unit: secretChar, minLength: 43, maxLength: 128 }),
+        (type, id, secret) => {
+          expect(parseToken(formatToken(type, id.toUpperCase(), secret))).toEqual({
+            type,
+            id: id.toLowerCase(),
+            secret,
+          });
+          expect(parseToken(`${formatToken(type, id, secret)} `)).toBeNull();
+        },
+      ),
+    );
+  });
+
+  it('hashes with SHA-256 and compares digests exactly, never matching the dummy digest by accident', () => {
+    expect(sha256Hex('secret')).toBe(createHash('sha256').update('secret').digest('hex'));
+    const h = sha256Hex('secret');
+    expect(sameDigest(h, sha256Hex('secret'))).toBe(true);
+    expect(sameDigest(h, sha256Hex('other'))).toBe(false);
     expect(sameDigest(h, DUMMY_DIGEST)).toBe(false);
-    expect(sameDigest(Buffer.from('zz'), h)).toBe(false);
+    expect(sameDigest('zz', h)).toBe(false);
+    expect(sameDigest(h, `${h}0`)).toBe(false);
+    const digest = fc.stringMatching(/^[0-9a-f]{64}$/);
+    fc.assert(fc.property(digest, digest, (a, b) => sameDigest(a, b) === (a === b)));
+    fc.assert(
+      fc.property(digest, fc.nat(63), (a, i) => {
+        const flipped = a.slice(0, i) + (a[i] === '0' ? '1' : '0') + a.slice(i + 1);
+        return !sameDigest(a, flipped);
+      }),
+    );
   });
 });

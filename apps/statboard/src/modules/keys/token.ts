@@ -1,5 +1,4 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isUuid } from '#src/lib/uuid.ts';
+import { hash, randomBytes } from 'node:crypto';
 
 /** The fixed service abbreviation that starts every token (DECISIONS: `stb`). */
 export const TOKEN_PREFIX = 'stb';
@@ -9,7 +8,6 @@ export type TokenType = KeyType | 'bootstrap';
 
 /** Bytes of randomness in a secret (DECISIONS: at least 32). */
 const SECRET_BYTES = 32;
-const SECRET_RE = /^[A-Za-z0-9_-]{43,128}$/;
 
 export interface ParsedToken {
   type: TokenType;
@@ -27,22 +25,20 @@ export function formatToken(type: TokenType, id: string, secret: string): string
   return `${TOKEN_PREFIX}_${type}_${id}_${secret}`;
 }
 
+/** The whole token in one pass: type, key id (any case) and secret (which may itself contain `_`). */
+const TOKEN_RE = new RegExp(
+  `^${TOKEN_PREFIX}_(client|website|integration|bootstrap)_` +
+    '([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})_([A-Za-z0-9_-]{43,128})$',
+);
+
 /**
- * Splits a token on its first three underscores only (the secret may contain `_`). Returns null for anything
- * that is not a well-formed token; the id is lower-cased.
+ * Splits a token into its type, key id and secret. Returns null for anything that is not a well-formed token;
+ * the id is lower-cased.
  */
 export function parseToken(raw: string): ParsedToken | null {
-  const a = raw.indexOf('_');
-  const b = a < 0 ? -1 : raw.indexOf('_', a + 1);
-  const c = b < 0 ? -1 : raw.indexOf('_', b + 1);
-  if (c < 0) return null;
-  if (raw.slice(0, a) !== TOKEN_PREFIX) return null;
-  const type = raw.slice(a + 1, b);
-  const id = raw.slice(b + 1, c);
-  const secret = raw.slice(c + 1);
-  if (type !== 'client' && type !== 'website' && type !== 'integration' && type !== 'bootstrap') return null;
-  if (!isUuid(id) || !SECRET_RE.test(secret)) return null;
-  return { type, id: id.toLowerCase(), secret };
+  const m = TOKEN_RE.exec(raw);
+  if (m === null) return null;
+  return { type: m[1] as TokenType, id: m[2]!.toLowerCase(), secret: m[3]! };
 }
 
 /** SHA-256, hex: the only form in which secrets are stored. */
@@ -51,15 +47,17 @@ export function sha256Hex(value: string): string {
   return hash('sha256', value, 'hex');
 }
 
-/** SHA-256 as raw bytes, for comparing with `sameDigest`. */
-export function sha256(value: string): Buffer {
-  return Buffer.from(sha256Hex(value), 'hex');
-}
-
-/** Constant-time comparison of two raw SHA-256 digests. */
-export function sameDigest(a: Buffer, b: Buffer): boolean {
-  return a.length === 32 && b.length === 32 && timingSafeEqual(a, b);
+/**
+ * Constant-time comparison of two SHA-256 digests in hex: every one of the 64 characters is compared, with no
+ * branch on their values, whatever they hold. Both come from `sha256Hex` (lower case); anything of another
+ * length never matches.
+ */
+export function sameDigest(a: string, b: string): boolean {
+  if (a.length !== 64 || b.length !== 64) return false;
+  let diff = 0;
+  for (let i = 0; i < 64; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }
 
 /** The digest compared against when a key id is unknown, so that both paths do the same work. */
-export const DUMMY_DIGEST = sha256('statboard-unknown-key');
+export const DUMMY_DIGEST = sha256Hex('statboard-unknown-key');

@@ -46,8 +46,11 @@ export class LeaderboardService {
     return this.cachedJson(key, q) ?? this.buildJson(key, q);
   }
 
-  /** The answer when season, statistic and board are all cached and readable by the key; else undefined. */
-  private cachedJson(key: AuthKey, q: { season: string; stat: string; limit?: number }): Buffer | undefined {
+  /**
+   * The answer when season, statistic and board are all cached and readable by the key; else undefined (then
+   * `json` has the error or loads it). Never throws and has no side effects.
+   */
+  cachedJson(key: AuthKey, q: { season: string; stat: string; limit?: number }): Buffer | undefined {
     if (!this.tops || !this.definitions || key.players.length > 0) return undefined;
     const season = this.seasons.peekReadable(key, q.season);
     const def = season && this.definitions.peek(`${key.workspaceId}|${q.stat}`);

@@ -106,8 +106,11 @@ export class PlayerService {
     return this.cachedStatsJson(key, uuidParam, seasonRef) ?? this.buildStatsJson(key, uuidParam, seasonRef);
   }
 
-  /** The answer when it and the season are cached and readable by the key; else undefined. */
-  private cachedStatsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Buffer | undefined {
+  /**
+   * The answer when it and the season are cached and readable by the key; else undefined (then `statsJson` has
+   * the error or loads it). Never throws and has no side effects.
+   */
+  cachedStatsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Buffer | undefined {
     if (!this.values) return undefined;
     const uuid = uuidParam.toLowerCase();
     if (key.players.length > 0 && !key.players.includes(uuid)) return undefined;

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { ChangeBus } from './bus.ts';
+import { Cache } from './cache.ts';
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('Cache', () => {
+  it('answers a hit at once, without a promise', async () => {
+    const cache = new Cache<string, number>(ChangeBus.local(), 60_000, 10);
+    expect(await cache.get('a', async () => 1)).toBe(1);
+    expect(cache.get('a', async () => 2)).toBe(1);
+    expect(cache.peek('a')).toBe(1);
+  });
+
+  it('lets misses of one key share the load in flight', async () => {
+    const cache = new Cache<string, number>(ChangeBus.local(), 60_000, 10);
+    const d = deferred<number>();
+    let loads = 0;
+    const load = () => {
+      loads++;
+      return d.promise;
+    };
+    const first = cache.get('a', load);
+    const second = cache.get('a', load);
+    expect(loads).toBe(1);
+    d.resolve(7);
+    expect(await first).toBe(7);
+    expect(await second).toBe(7);
+    expect(cache.peek('a')).toBe(7);
+  });
+
+  it('never gives a read that starts after a change an answer loaded before it', async () => {
+    const cache = new Cache<string, string>(ChangeBus.local(), 60_000, 10);
+    const before = deferred<string>();
+    const old = cache.get('a', () => before.promise);
+    cache.delete('a'); // a write committed while the first load ran
+    const fresh = cache.get('a', async () => 'new');
+    before.resolve('old');
+    expect(await old).toBe('old');
+    expect(await fresh).toBe('new');
+    // The load that raced the change is not stored either.
+    expect(cache.peek('a')).toBe('new');
+  });
+
+  it('neither stores nor shares a failed load', async () => {
+    const cache = new Cache<string, number>(ChangeBus.local(), 60_000, 10);
+    const d = deferred<number>();
+    const failed = cache.get('a', () => d.promise);
+    d.reject(new Error('down'));
+    await expect(failed).rejects.toThrow('down');
+    expect(cache.peek('a')).toBeUndefined();
+    expect(await cache.get('a', async () => 3)).toBe(3);
+  });
+
+  it('keeps what `keep` refuses out of the cache', async () => {
+    const cache = new Cache<string, number | null>(ChangeBus.local(), 60_000, 10);
+    expect(
+      await cache.get(
+        'a',
+        async () => null,
+        (v) => v !== null,
+      ),
+    ).toBeNull();
+    expect(cache.peek('a')).toBeUndefined();
+  });
+});

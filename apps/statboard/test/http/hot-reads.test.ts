@@ -1,0 +1,367 @@
+import { Agent, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '#src/app.ts';
+import type { HotReads } from '#src/http/hot-reads.ts';
+import { simpleQuery } from '#src/http/hot-reads.ts';
+import type { CreateKeyInput } from '#src/modules/keys/types.ts';
+import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext, testConfig } from '../helpers.ts';
+import { ingestOk, mutate, uuid } from './support.ts';
+
+// The hot path (src/http/hot-reads.ts) answers cached reads before Fastify routes them. These tests send the
+// same requests over real HTTP to an app with it and to one without it (Fastify only), on the same services
+// and caches, and require the same status, headers and body, while checking that the hot path did serve.
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+
+function get(base: string, path: string, headers: Record<string, string>): Promise<Answer> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, method: 'GET', headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Everything but the Date header, which may tick between the two answers. */
+function comparable(a: Answer): Answer {
+  const { date: _date, ...headers } = a.headers;
+  return { ...a, headers };
+}
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+function hotOf(app: FastifyInstance): HotReads {
+  const hot = (app as unknown as { hotReads: HotReads | null }).hotReads;
+  if (!hot) throw new Error('no hot path');
+  return hot;
+}
+
+let ctx: TestContext;
+let fx: Fixture;
+let plain: FastifyInstance;
+let hotUrl: string;
+let plainUrl: string;
+const STATS = ['hot:score', 'hot:time', 'hot:hidden', 'hot:a.b'];
+const PLAYERS = { a: uuid(), b: uuid(), hidden: uuid() };
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  fx = await seedWorkspace(ctx.services, 'Hot');
+  let n = 0;
+  for (const [name, player] of Object.entries(PLAYERS)) {
+    n++;
+    const stats = STATS.map((key, i) => ({ key, value: n * 10 + i }));
+    await ingestOk(ctx, fx.keys.client!, modBatch({ uuid: player, username: `P_${name}`, stats, sessionId: uuid() }));
+  }
+  await mutate(ctx, fx.workspaceId, 'UPDATE players SET public = false WHERE uuid = $1', [PLAYERS.hidden]);
+  await mutate(ctx, fx.workspaceId, 'UPDATE stat_definitions SET public = false WHERE key = $1', ['hot:hidden']);
+  const s2 = await ctx.services.seasons.create(fx.workspaceId, { name: 'Two', slug: 's2', active: false });
+  const make = async (name: string, input: Omit<CreateKeyInput, 'name' | 'type'>) => {
+    const k = await ctx.services.keys.create(fx.workspaceId, { name, type: 'website', ...input });
+    tokens[name] = k.secret;
+  };
+  tokens.website = fx.keys.website!;
+  tokens.client = fx.keys.client!;
+  await make('onlyA', { scopes: ['stats:read', 'leaderboards:read'], player_restrictions: [PLAYERS.a] });
+  await make('onlyS2', { scopes: ['stats:read', 'leaderboards:read'], season_restrictions: [s2.id] });
+  await make('noBoards', { scopes: ['stats:read'] });
+  const revoked = await ctx.services.keys.create(fx.workspaceId, {
+    name: 'revoked',
+    type: 'website',
+    scopes: ['stats:read', 'leaderboards:read'],
+  });
+  tokens.revoked = revoked.secret;
+  await ctx.services.keys.revoke(fx.workspaceId, revoked.data.id);
+  // The same services (and caches) behind Fastify alone.
+  plain = await buildApp({ config: testConfig({ HOT_READS: '0' }), services: ctx.services });
+  hotUrl = await listen(ctx.app);
+  plainUrl = await listen(plain);
+});
+
+afterAll(async () => {
+  agent.destroy();
+  await plain?.close();
+  await ctx?.close();
+});
+
+const season = fc.constantFrom('s1', 's2', '', 'S1', 'nope', '%73%31', 'x'.repeat(300));
+const stat = fc.constantFrom(...STATS, ...STATS.map(encodeURIComponent), 'hot%3Ascore', 'missing', '', 'hot:score%');
+const limit = fc.constantFrom('1', '3', '10', '100', '101', '0', '007', '-1', '1e1', '2.5', 'abc', '', '99999999');
+const player = fc.constantFrom(
+  PLAYERS.a,
+  PLAYERS.b,
+  PLAYERS.hidden,
+  PLAYERS.a.toUpperCase(),
+  uuid(),
+  'not-a-uuid',
+  `${PLAYERS.a}x`,
+  PLAYERS.a.slice(1),
+);
+/** A fixture value, read when the generator runs (after beforeAll). */
+function fx0(name: 'seasonId'): string {
+  return fx?.[name] ?? 'unset';
+}
+const part = (name: string, value: fc.Arbitrary<string>) => value.map((v) => `${name}=${v}`);
+const junk = fc.constantFrom('x=1', 'season', '=1', 'limit=5&limit=6', 'stat=a+b', '', 'a%zz=1', '__proto__=1', 'stat');
+const query = fc
+  .array(fc.oneof(part('season', season), part('stat', stat), part('limit', limit), junk), { maxLength: 5 })
+  .map((parts) => (parts.length === 0 ? '' : `?${parts.join('&')}`));
+/** Well-formed requests (the ones the hot path may serve), in any parameter order. */
+const wellFormed = fc.oneof(
+  fc
+    .tuple(
+      fc.constantFrom('s1', 's2', fx0('seasonId')),
+      fc.constantFrom(...STATS.map(encodeURIComponent)),
+      fc.option(limit, { nil: undefined }),
+    )
+    .chain(([s, st, l]) =>
+      fc.shuffledSubarray([`season=${s}`, `stat=${st}`, ...(l === undefined ? [] : [`limit=${l}`])], {
+        minLength: 2,
+      }),
+    )
+    .map((parts) => `/api/v1/leaderboards?${parts.join('&')}`),
+  fc
+    .tuple(player, fc.constantFrom('', '?season=s1', '?season=', '?season=s2', `?season=${fx0('seasonId')}`))
+    .map(([p, q]) => `/api/v1/players/${p}/stats${q}`),
+);
+const path = fc.oneof(
+  { weight: 6, arbitrary: wellFormed },
+  { weight: 3, arbitrary: query.map((q) => `/api/v1/leaderboards${q}`) },
+  { weight: 3, arbitrary: fc.tuple(player, query).map(([p, q]) => `/api/v1/players/${p}/stats${q}`) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '/api/v1/leaderboards/?season=s1&stat=hot:score',
+      '/api/v1/Leaderboards?season=s1&stat=hot:score',
+      '/api/v1/leaderboard%73?season=s1&stat=hot:score',
+      `/api/v1/players/${PLAYERS.a}/stats/`,
+      `/api/v1/players/${PLAYERS.a}`,
+      `/api/v1/players/${PLAYERS.a}/stats?season=s1#x`,
+      '/api/v1/leaderboards?season=s1&stat=hot:score&limit=5%00',
+    ),
+  },
+);
+const auth = fc.oneof(
+  { weight: 8, arbitrary: fc.constant(() => `Bearer ${tokens.website}`) },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      ...['onlyA', 'onlyS2', 'noBoards', 'client', 'revoked'].map((k) => () => `Bearer ${tokens[k]}`),
+      () => `bearer  ${tokens.website}`,
+      () => `Bearer ${tokens.website!.slice(0, -1)}${tokens.website!.endsWith('A') ? 'B' : 'A'}`,
+      () => 'Bearer nonsense',
+      () => '',
+      () => undefined,
+    ),
+  },
+);
+const requestId = fc.option(fc.constantFrom('req-1', 'abc-DEF_123'), { nil: undefined });
+
+describe('hot reads', () => {
+  it('answer exactly as Fastify does, for generated requests (and serve the cached ones)', async () => {
+    const before = hotOf(ctx.app).served;
+    await fc.assert(
+      fc.asyncProperty(path, auth, requestId, async (p, authOf, rid) => {
+        const headers: Record<string, string> = { 'x-request-id': rid ?? 'fixed-for-comparison' };
+        const a = authOf();
+        if (a !== undefined) headers.authorization = a;
+        // Fastify first: it fills the caches the hot path then reads.
+        const reference = await get(plainUrl, p, headers);
+        const hot = await get(hotUrl, p, headers);
+        expect(comparable(hot), p).toEqual(comparable(reference));
+      }),
+      { numRuns: 500 },
+    );
+    // Warm caches, a valid key and a simple query come up often enough that many answers came from it.
+    expect(hotOf(ctx.app).served - before).toBeGreaterThan(20);
+  });
+
+  it('serve a cached leaderboard and player statistics with the headers Fastify gives', async () => {
+    const headers = { authorization: `Bearer ${tokens.website}` };
+    for (const p of [
+      `/api/v1/leaderboards?season=s1&stat=${encodeURIComponent('hot:score')}&limit=2`,
+      `/api/v1/players/${PLAYERS.b}/stats`,
+    ]) {
+      const reference = await get(plainUrl, p, headers);
+      expect(reference.status).toBe(200);
+      const served = hotOf(ctx.app).served;
+      const hot = await get(hotUrl, p, headers);
+      expect(hotOf(ctx.app).served).toBe(served + 1);
+      expect(hot.status).toBe(200);
+      expect(hot.body).toBe(reference.body);
+      expect(hot.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(hot.headers['content-length']).toBe(String(Buffer.byteLength(reference.body)));
+      // A new request id each time when the client sends none, as Fastify's.
+      expect(hot.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(Object.keys(hot.headers).sort()).toEqual(Object.keys(reference.headers).sort());
+    }
+  });
+
+  it('see a change at once: an ingest that got 200 is in the next answer', async () => {
+    const p = `/api/v1/players/${PLAYERS.a}/stats`;
+    const headers = { authorization: `Bearer ${tokens.website}` };
+    await get(plainUrl, p, headers);
+    const served = hotOf(ctx.app).served;
+    expect(JSON.parse((await get(hotUrl, p, headers)).body).stats).toContainEqual(
+      expect.objectContaining({ key: 'hot:score', value: 10 }),
+    );
+    expect(hotOf(ctx.app).served).toBe(served + 1);
+    await ingestOk(
+      ctx,
+      fx.keys.client!,
+      modBatch({
+        uuid: PLAYERS.a,
+        username: 'P_a',
+        stats: [{ key: 'hot:score', value: 999 }],
+        observedAt: new Date().toISOString(),
+        sessionId: uuid(),
+      }),
+    );
+    expect(JSON.parse((await get(hotUrl, p, headers)).body).stats).toContainEqual(
+      expect.objectContaining({ key: 'hot:score', value: 999 }),
+    );
+  });
+});
+
+describe('hot reads and the rate limit', () => {
+  let limited: TestContext;
+  let lfx: Fixture;
+  let url: string;
+
+  beforeAll(async () => {
+    limited = await createTestContext({ RATE_LIMIT_PER_MINUTE: '5' });
+    lfx = await seedWorkspace(limited.services, 'Limited');
+    await ingestOk(limited, lfx.keys.client!, modBatch({ stats: [{ key: 'hot:score', value: 1 }] }));
+    url = await listen(limited.app);
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('count each request once, and leave the 429 to Fastify', async () => {
+    const headers = { authorization: `Bearer ${lfx.keys.website}`, 'x-request-id': 'rl' };
+    const p = '/api/v1/leaderboards?season=s1&stat=hot:score';
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await get(url, p, headers)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    expect(hotOf(limited.app).served).toBe(4); // the first loads the board (Fastify), the next four are cached
+    const refused = await get(url, p, headers);
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    expect(JSON.parse(refused.body)).toEqual({
+      error: { code: 'RATE_LIMITED', message: expect.any(String), request_id: 'rl' },
+    });
+  });
+});
+
+describe('hot reads stand aside', () => {
+  it('when Fastify logs every request (info), so that the lines are still written', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const app = await buildApp({ config: testConfig(), services: ctx.services, logger: { level: 'info', stream } });
+    try {
+      const url = await listen(app);
+      const p = '/api/v1/leaderboards?season=s1&stat=hot:score';
+      const headers = { authorization: `Bearer ${tokens.website}` };
+      for (let i = 0; i < 3; i++) expect((await get(url, p, headers)).status).toBe(200);
+      expect(hotOf(app).served).toBe(0);
+      expect(lines.filter((l) => l.includes('request completed'))).toHaveLength(3);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('when turned off (HOT_READS=0), or the rate limit is counted in Redis', async () => {
+    expect((plain as unknown as { hotReads: unknown }).hotReads).toBeNull();
+    const redis = await buildApp({
+      config: testConfig({ REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PER_MINUTE: '5' }),
+      services: ctx.services,
+    });
+    expect((redis as unknown as { hotReads: unknown }).hotReads).toBeNull();
+    await redis.close();
+  });
+
+  it('while the server shuts down', async () => {
+    const app = await buildApp({ config: testConfig(), services: ctx.services });
+    const url = await listen(app);
+    const hot = hotOf(app);
+    const p = '/api/v1/leaderboards?season=s1&stat=hot:score';
+    const headers = { authorization: `Bearer ${tokens.website}` };
+    await get(url, p, headers);
+    const served = hot.served;
+    await get(url, p, headers);
+    expect(hot.served).toBe(served + 1);
+    await app.close();
+    const res = { statusCode: 0, headers: {} } as unknown as Parameters<HotReads['serve']>[1];
+    const req = { method: 'GET', url: p, headers } as unknown as Parameters<HotReads['serve']>[0];
+    expect(hot.serve(req, res)).toBe(false);
+  });
+});
+
+describe('simpleQuery', () => {
+  it('reads name=value pairs of the given names, each once, and refuses anything else', () => {
+    expect(simpleQuery('', ['a'])).toEqual({});
+    expect(simpleQuery('a=1&b=x%3Ay', ['a', 'b'])).toEqual({ a: '1', b: 'x:y' });
+    expect(simpleQuery('a=', ['a'])).toEqual({ a: '' });
+    expect(simpleQuery('a=%41%7e%3a%3A', ['a'])).toEqual({ a: 'A~::' });
+    for (const q of [
+      'a=1&a=2',
+      'c=1',
+      'a',
+      '=1',
+      'a=1&',
+      '&a=1',
+      'a=1&&b=2',
+      'a=b=c',
+      'a=%zz',
+      'a=%4',
+      'a=%',
+      'a=%00',
+      'a=%1f',
+      'a=%7f',
+      'a=%c3%a9',
+      'a=x+y',
+      'a=x y',
+      'a=é',
+      'a=x/y',
+      'toString=1',
+      'A=1',
+    ]) {
+      expect(simpleQuery(q, ['a', 'b']), q).toBeNull();
+    }
+    // Whatever it reads, it reads as URLSearchParams (and so Fastify's parser) does.
+    const char = fc.constantFrom(...'aZ09-._~:%&=+/ 4fF7e'.split(''));
+    fc.assert(
+      fc.property(fc.string({ unit: char, maxLength: 24 }), (q) => {
+        const ours = simpleQuery(q, ['a', 'b']);
+        if (ours !== null) expect(ours).toEqual(Object.fromEntries(new URLSearchParams(q)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
