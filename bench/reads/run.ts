@@ -130,10 +130,13 @@ async function explainReads(db: Db, ws: BenchWorkspace): Promise<Explained[]> {
   return out;
 }
 
+const PLAIN_TOP100 = 'the same top 100 with the hot read path off (HOT_READS=0: through Fastify)';
+
 interface Target {
   name: string;
   path: () => string;
-  server: 'hello' | 'service';
+  /** `plain`: the service with its hot read path off (HOT_READS=0), every request through Fastify. */
+  server: 'hello' | 'service' | 'plain';
 }
 
 interface Row {
@@ -156,6 +159,7 @@ async function main(): Promise<void> {
   const scratch = await createDatabase('statboard_bench_reads');
   let service: RunningServer | null = null;
   let hello: RunningServer | null = null;
+  let plain: RunningServer | null = null;
   const backends = new BackendPids(scratch.name);
   const rows: Row[] = [];
   let seedSeconds = 0;
@@ -176,6 +180,7 @@ async function main(): Promise<void> {
 
     service = await startServer(SERVICE_SCRIPT, serviceEnv({ url: scratch.url }), READY_PATH);
     hello = await startServer('bench/reads/hello.ts', {}, '/');
+    plain = await startServer(SERVICE_SCRIPT, { ...serviceEnv({ url: scratch.url }), HOT_READS: '0' }, READY_PATH);
     const auth = { authorization: `Bearer ${ws.websiteToken}` };
     const leaderboard = (limit: number) => () =>
       `/api/v1/leaderboards?season=s1&stat=${encodeURIComponent(keys[randomInt(keys.length)]!)}&limit=${limit}`;
@@ -183,6 +188,11 @@ async function main(): Promise<void> {
       { name: 'Fastify hello-world (reference)', path: () => '/', server: 'hello' },
       { name: 'GET /api/v1/leaderboards?season=s1&stat=…&limit=10', path: leaderboard(10), server: 'service' },
       { name: 'GET /api/v1/leaderboards?season=s1&stat=…&limit=100', path: leaderboard(100), server: 'service' },
+      {
+        name: PLAIN_TOP100,
+        path: leaderboard(100),
+        server: 'plain',
+      },
       {
         name: `GET /api/v1/players/{uuid}/stats (${STATS} values), a random one of all players: every request a cache miss`,
         path: () => `/api/v1/players/${uuids[randomInt(uuids.length)]}/stats`,
@@ -203,8 +213,10 @@ async function main(): Promise<void> {
     if (lb.entries?.length !== 100 || st.stats?.length !== STATS) {
       throw new Error(`unexpected answers: ${JSON.stringify(lb).slice(0, 300)} ${JSON.stringify(st).slice(0, 300)}`);
     }
+    const servers = { hello, service: svc, plain };
     for (const t of targets.slice(1)) {
-      await httpLoad({ url: svc.url, connections: 8, seconds: 1, headers: auth, request: { path: t.path() } });
+      const url = servers[t.server].url;
+      await httpLoad({ url, connections: 8, seconds: 1, headers: auth, request: { path: t.path() } });
     }
     await httpLoad({ url: hello.url, connections: 8, seconds: 1, request: { path: '/' } });
 
@@ -215,7 +227,7 @@ async function main(): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         let reference: CaseResult | null = null;
         for (const t of targets) {
-          const srv = t.server === 'hello' ? hello : svc;
+          const srv = servers[t.server];
           const procCpu = new CpuMeter(() => [srv.pid]);
           const pgCpu = new CpuMeter(() => backends.list());
           await procCpu.start();
@@ -263,6 +275,7 @@ async function main(): Promise<void> {
   } finally {
     await service?.stop();
     await hello?.stop();
+    await plain?.stop();
     await backends.close();
     await scratch.drop();
   }
@@ -329,7 +342,8 @@ function analysis(rows: Row[], explained: Explained[]): string {
   const out: string[] = ['**What limits it.**'];
   const max = Math.max(...CONCURRENCIES);
   const min = Math.min(...CONCURRENCIES);
-  const svc = rows.filter((r) => r.result !== r.hello);
+  const plain = rows.filter((r) => r.target === PLAIN_TOP100);
+  const svc = rows.filter((r) => r.result !== r.hello && r.target !== PLAIN_TOP100);
   const busy = svc.filter((r) => r.conns === max);
   const calm = svc.filter((r) => r.conns === min);
   const ref = rows.find((r) => r.conns === max && r.result === r.hello);
@@ -356,6 +370,22 @@ function analysis(rows: Row[], explained: Explained[]): string {
             'with `updated_at` in `player_stats_top_idx`, ties at the top no longer make the leaderboard read every ' +
             'tied row.'
           : ''),
+    );
+  }
+  const top100 = (conns: number) => svc.find((r) => r.conns === conns && r.target.endsWith('limit=100'));
+  const hotVsPlain = plain
+    .map((p) => [p, top100(p.conns)] as const)
+    .filter((pair): pair is readonly [Row, Row] => pair[1] !== undefined)
+    .map(
+      ([p, h]) =>
+        `${cpuPerRequest(h.serviceCores, h.result)} against ${cpuPerRequest(p.serviceCores, p.result)} ms at ` +
+        `${p.conns} connection${p.conns === 1 ? '' : 's'} (${fmtRatio(h.result.perSecond / p.result.perSecond)} ` +
+        'the req/s)',
+    );
+  if (hotVsPlain.length > 0) {
+    out.push(
+      'The hot read path (cached answers served in front of Fastify, src/http/hot-reads.ts) against the same ' +
+        `service with it off, top 100, service CPU per request: ${hotVsPlain.join('; ')}.`,
     );
   }
   if (calm.length > 0) {
