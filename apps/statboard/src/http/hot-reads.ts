@@ -13,6 +13,7 @@ import type { KeyService } from '#src/modules/keys/service.ts';
 import type { AuthKey } from '#src/modules/keys/types.ts';
 import type { LeaderboardService } from '#src/modules/leaderboards/service.ts';
 import type { PlayerService } from '#src/modules/players/service.ts';
+import { bearerTokenOf } from '#src/plugins/key-auth.ts';
 import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { requestIdFor } from '#src/plugins/request-id.ts';
 
@@ -21,7 +22,6 @@ const PLAYERS = '/api/v1/players/';
 const STATS = '/stats';
 /** `/api/v1/players/<uuid>/stats` */
 const PLAYER_STATS_LENGTH = PLAYERS.length + 36 + STATS.length;
-const BEARER = /^Bearer +([^\s]{1,1024}) *$/i;
 /** A `limit` Fastify's validation takes as it is (coerced to an integer, clamped by the service). */
 const LIMIT = /^[0-9]{1,6}$/;
 const CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -148,10 +148,9 @@ export class HotReads {
 
   /** The request's key when its row is cached, it verifies and it holds `scope`. */
   private key(req: IncomingMessage, scope: 'leaderboards:read' | 'stats:read'): AuthKey | undefined {
-    const header = req.headers.authorization;
-    const m = header === undefined ? null : BEARER.exec(header);
-    if (m === null) return undefined;
-    const key = this.services.keys.verify(m[1]!);
+    const token = bearerTokenOf(req.headers.authorization);
+    if (token === null) return undefined;
+    const key = this.services.keys.verify(token);
     if (key instanceof Promise) {
       // Not cached: Fastify's hook verifies it, sharing the load this started.
       key.catch(() => undefined);

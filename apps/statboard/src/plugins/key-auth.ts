@@ -21,12 +21,16 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer +([^\s]{1,1024}) *$/i;
 
-/** The token of `Authorization: Bearer <token>`, or null for anything else. */
-export function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
+/** The token of an `Authorization: Bearer <token>` header value, or null for anything else. */
+export function bearerTokenOf(header: string | undefined): string | null {
   if (typeof header !== 'string') return null;
   const m = BEARER.exec(header);
   return m ? m[1]! : null;
+}
+
+/** The token of the request's `Authorization: Bearer <token>`, or null for anything else. */
+export function bearerToken(request: FastifyRequest): string | null {
+  return bearerTokenOf(request.headers.authorization);
 }
 
 /**
