@@ -130,13 +130,17 @@ async function explainReads(db: Db, ws: BenchWorkspace): Promise<Explained[]> {
   return out;
 }
 
+const BARE_TOP100 = 'bare node:http, a fixed answer of the top-100 size (reference for the body size alone)';
 const PLAIN_TOP100 = 'the same top 100 with the hot read path off (HOT_READS=0: through Fastify)';
 
 interface Target {
   name: string;
   path: () => string;
-  /** `plain`: the service with its hot read path off (HOT_READS=0), every request through Fastify. */
-  server: 'hello' | 'service' | 'plain';
+  /**
+   * `plain`: the service with its hot read path off (HOT_READS=0), every request through Fastify; `bare`: bare
+   * node:http answering a fixed body of the top-100 answer's size.
+   */
+  server: 'hello' | 'service' | 'plain' | 'bare';
 }
 
 interface Row {
@@ -160,6 +164,7 @@ async function main(): Promise<void> {
   let service: RunningServer | null = null;
   let hello: RunningServer | null = null;
   let plain: RunningServer | null = null;
+  let bare: RunningServer | null = null;
   const backends = new BackendPids(scratch.name);
   const rows: Row[] = [];
   let seedSeconds = 0;
@@ -188,6 +193,7 @@ async function main(): Promise<void> {
       { name: 'Fastify hello-world (reference)', path: () => '/', server: 'hello' },
       { name: 'GET /api/v1/leaderboards?season=s1&stat=…&limit=10', path: leaderboard(10), server: 'service' },
       { name: 'GET /api/v1/leaderboards?season=s1&stat=…&limit=100', path: leaderboard(100), server: 'service' },
+      { name: BARE_TOP100, path: () => '/', server: 'bare' },
       {
         name: PLAIN_TOP100,
         path: leaderboard(100),
@@ -214,7 +220,8 @@ async function main(): Promise<void> {
     if (lb.entries?.length !== 100 || st.stats?.length !== STATS) {
       throw new Error(`unexpected answers: ${JSON.stringify(lb).slice(0, 300)} ${JSON.stringify(st).slice(0, 300)}`);
     }
-    const servers = { hello, service: svc, plain };
+    bare = await startServer('bench/reads/bare.ts', { BODY_BYTES: String(JSON.stringify(lb).length) }, '/');
+    const servers = { hello, service: svc, plain, bare };
     for (const t of targets.slice(1)) {
       const url = servers[t.server].url;
       await httpLoad({ url, connections: 8, seconds: 1, headers: auth, request: { path: t.path() } });
@@ -277,6 +284,7 @@ async function main(): Promise<void> {
     await service?.stop();
     await hello?.stop();
     await plain?.stop();
+    await bare?.stop();
     await backends.close();
     await scratch.drop();
   }
@@ -344,7 +352,8 @@ function analysis(rows: Row[], explained: Explained[]): string {
   const max = Math.max(...CONCURRENCIES);
   const min = Math.min(...CONCURRENCIES);
   const plain = rows.filter((r) => r.target === PLAIN_TOP100);
-  const svc = rows.filter((r) => r.result !== r.hello && r.target !== PLAIN_TOP100);
+  const bare = rows.filter((r) => r.target === BARE_TOP100);
+  const svc = rows.filter((r) => r.result !== r.hello && r.target !== PLAIN_TOP100 && r.target !== BARE_TOP100);
   const busy = svc.filter((r) => r.conns === max);
   const calm = svc.filter((r) => r.conns === min);
   const ref = rows.find((r) => r.conns === max && r.result === r.hello);
@@ -387,6 +396,14 @@ function analysis(rows: Row[], explained: Explained[]): string {
     out.push(
       'The hot read path (cached answers served in front of Fastify, src/http/hot-reads.ts) against the same ' +
         `service with it off, top 100, service CPU per request: ${hotVsPlain.join('; ')}.`,
+    );
+  }
+  const bareBusy = bare.find((r) => r.conns === max);
+  if (bareBusy) {
+    out.push(
+      `A bare node:http server answering a fixed body of the top-100 size reaches ${fmtRatio(bareBusy.result.perSecond / bareBusy.hello.perSecond)} ` +
+        `of the hello-world at ${max} connections with p99 ${fmtMs(bareBusy.result.p99)} ms (p50 ${fmtMs(bareBusy.result.p50)}): ` +
+        'the size of the answer alone, with no work at all, sets that much of the tail.',
     );
   }
   if (calm.length > 0) {
