@@ -13,9 +13,17 @@ describe('configuration', () => {
       oidc: null,
       redisUrl: null,
       nextUploadAfterSeconds: 60,
+      hotReads: true,
     });
     expect(c.dataDir).toMatch(/\/data$/);
     expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('reads HOT_READS as 1/0 or true/false', () => {
+    expect(loadConfig({ HOT_READS: '0' }).hotReads).toBe(false);
+    expect(loadConfig({ HOT_READS: 'false' }).hotReads).toBe(false);
+    expect(loadConfig({ HOT_READS: '1' }).hotReads).toBe(true);
+    expect(loadConfig({ HOT_READS: 'true' }).hotReads).toBe(true);
   });
 
   it('derives PUBLIC_URL from HOST and PORT and strips a trailing slash from an explicit one', () => {
@@ -30,12 +38,13 @@ describe('configuration', () => {
         DATABASE_URL: 'mysql://x',
         PUBLIC_URL: 'nope',
         OIDC_ISSUER: 'http://idp.example.com',
+        HOT_READS: 'maybe',
       });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
       const msg = (err as Error).message;
-      for (const name of ['PORT', 'DATABASE_URL', 'PUBLIC_URL', 'OIDC_ISSUER', 'OIDC_CLIENT_ID'])
+      for (const name of ['PORT', 'DATABASE_URL', 'PUBLIC_URL', 'OIDC_ISSUER', 'OIDC_CLIENT_ID', 'HOT_READS'])
         expect(msg).toContain(name);
     }
   });
