@@ -14,6 +14,7 @@ describe('configuration', () => {
       redisUrl: null,
       nextUploadAfterSeconds: 60,
       hotReads: true,
+      playerCacheBytes: 64 * 1024 * 1024,
     });
     expect(c.dataDir).toMatch(/\/data$/);
     expect(Object.isFrozen(c)).toBe(true);
@@ -24,6 +25,12 @@ describe('configuration', () => {
     expect(loadConfig({ HOT_READS: 'false' }).hotReads).toBe(false);
     expect(loadConfig({ HOT_READS: '1' }).hotReads).toBe(true);
     expect(loadConfig({ HOT_READS: 'true' }).hotReads).toBe(true);
+  });
+
+  it('reads PLAYER_CACHE_MB in MiB (0: no cached player answers)', () => {
+    expect(loadConfig({ PLAYER_CACHE_MB: '0' }).playerCacheBytes).toBe(0);
+    expect(loadConfig({ PLAYER_CACHE_MB: '8' }).playerCacheBytes).toBe(8 * 1024 * 1024);
+    expect(() => loadConfig({ PLAYER_CACHE_MB: '-1' })).toThrow(/PLAYER_CACHE_MB/);
   });
 
   it('derives PUBLIC_URL from HOST and PORT and strips a trailing slash from an explicit one', () => {

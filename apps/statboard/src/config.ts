@@ -32,6 +32,8 @@ export interface Config {
    * on; used only while per-request logging is off and the rate limiter is in-process: src/http/hot-reads.ts).
    */
   readonly hotReads: boolean;
+  /** Bytes of cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB; 0: none, every read is a query). */
+  readonly playerCacheBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -116,6 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
   const rateLimitPerMinute = intVar(env, 'RATE_LIMIT_PER_MINUTE', 6_000, 0, 10_000_000, problems);
   const authFailureLimitPerMinute = intVar(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 300, 0, 10_000_000, problems);
   const hotReads = boolVar(env, 'HOT_READS', true, problems);
+  const playerCacheMb = intVar(env, 'PLAYER_CACHE_MB', 64, 0, 65_536, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -136,5 +139,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute,
     authFailureLimitPerMinute,
     hotReads,
+    playerCacheBytes: playerCacheMb * 1024 * 1024,
   });
 }

@@ -71,4 +71,22 @@ describe('Cache', () => {
     ).toBeNull();
     expect(cache.peek('a')).toBeUndefined();
   });
+
+  it('keeps within a byte budget, dropping the oldest first, and skips a value larger than the budget', async () => {
+    const cache = new Cache<string, Buffer>(ChangeBus.local(), 60_000, 1_000, { max: 10, sizeOf: (b) => b.length });
+    for (const k of ['a', 'b', 'c']) await cache.get(k, async () => Buffer.alloc(4));
+    expect(cache.stats).toEqual({ entries: 2, bytes: 8 });
+    expect(cache.peek('a')).toBeUndefined();
+    expect(cache.peek('c')).toHaveLength(4);
+    await cache.get('huge', async () => Buffer.alloc(11));
+    expect(cache.peek('huge')).toBeUndefined();
+    expect(cache.stats).toEqual({ entries: 2, bytes: 8 });
+    cache.delete('b');
+    expect(cache.stats).toEqual({ entries: 1, bytes: 4 });
+    cache.deleteWhere(() => true);
+    expect(cache.stats).toEqual({ entries: 0, bytes: 0 });
+    await cache.get('d', async () => Buffer.alloc(10));
+    cache.clear();
+    expect(cache.stats).toEqual({ entries: 0, bytes: 0 });
+  });
 });

@@ -4,6 +4,14 @@ import type { ChangeBus } from './bus.ts';
 interface Entry<V> {
   value: V;
   expires: number;
+  /** Bytes counted against the budget (0 without one). */
+  size: number;
+}
+
+/** A budget in bytes on top of the entry count, for values whose size varies (serialized answers). */
+export interface ByteBudget<V> {
+  max: number;
+  sizeOf(value: V): number;
 }
 
 /**
@@ -16,11 +24,14 @@ export class Cache<K, V> {
   /** Loads in flight, shared by the misses that ask for the same key before it settles (in the same generation). */
   private readonly loading = new Map<K, { generation: number; value: Promise<V> }>();
   private generation = 0;
+  /** Bytes held, when there is a budget. */
+  private bytes = 0;
 
   constructor(
     private readonly bus: ChangeBus,
     private readonly ttlMs: number,
     private readonly maxEntries: number,
+    private readonly budget: ByteBudget<V> | null = null,
   ) {}
 
   /** The cached value without waiting, or undefined when there is none to use (then call `get`). */
@@ -58,28 +69,46 @@ export class Cache<K, V> {
   }
 
   private set(key: K, value: V): void {
-    if (this.map.size >= this.maxEntries) {
-      // Drop the oldest insertion (Map keeps insertion order): cheap and good enough for hot sets.
+    const size = this.budget ? this.budget.sizeOf(value) : 0;
+    if (this.budget && size > this.budget.max) return;
+    this.remove(key);
+    // Drop the oldest insertions (Map keeps insertion order): cheap and good enough for hot sets.
+    while (this.map.size >= this.maxEntries || (this.budget && this.bytes + size > this.budget.max)) {
       const first = this.map.keys().next();
-      if (!first.done) this.map.delete(first.value);
+      if (first.done) break;
+      this.remove(first.value);
     }
-    this.map.set(key, { value, expires: Date.now() + this.ttlMs });
+    this.map.set(key, { value, expires: Date.now() + this.ttlMs, size });
+    this.bytes += size;
+  }
+
+  private remove(key: K): void {
+    const e = this.map.get(key);
+    if (e === undefined) return;
+    this.bytes -= e.size;
+    this.map.delete(key);
   }
 
   delete(key: K): void {
     this.generation++;
-    this.map.delete(key);
+    this.remove(key);
   }
 
   /** Drops the entries whose key matches. */
   deleteWhere(match: (key: K, value: V) => boolean): void {
     this.generation++;
-    for (const [k, e] of this.map) if (match(k, e.value)) this.map.delete(k);
+    for (const [k, e] of this.map) if (match(k, e.value)) this.remove(k);
   }
 
   clear(): void {
     this.generation++;
     this.map.clear();
+    this.bytes = 0;
+  }
+
+  /** Entries and bytes held (tests, diagnostics). */
+  get stats(): { entries: number; bytes: number } {
+    return { entries: this.map.size, bytes: this.bytes };
   }
 }
 
@@ -87,6 +116,11 @@ export class Cache<K, V> {
  * A cache for a service built on the main database handle; null for one built on a transaction (reads inside a
  * transaction must see its own writes) or on a database without a change bus.
  */
-export function cacheFor<K, V>(db: Queryable, ttlMs: number, maxEntries: number): Cache<K, V> | null {
-  return db.changes && !db.afterCommit ? new Cache<K, V>(db.changes, ttlMs, maxEntries) : null;
+export function cacheFor<K, V>(
+  db: Queryable,
+  ttlMs: number,
+  maxEntries: number,
+  budget: ByteBudget<V> | null = null,
+): Cache<K, V> | null {
+  return db.changes && !db.afterCommit ? new Cache<K, V>(db.changes, ttlMs, maxEntries, budget) : null;
 }

@@ -160,4 +160,16 @@ describe('GET /api/v1/players/{uuid}/stats', () => {
     // Naming the season still works.
     expect((await stats(`?season=${ws.seasonSlug}`, ws.keys.website!, player)).stats).toHaveLength(1);
   });
+
+  it("shows a season's new state at once after another season is activated (the answer holds the season)", async () => {
+    const ws = await seedWorkspace(ctx.services, 'Stats activation');
+    const player = uuid();
+    await ingestOk(ctx, ws.keys.client!, modBatch({ uuid: player, stats: [{ key: 'a:b', value: 1 }] }));
+    const q = `?season=${ws.seasonSlug}`;
+    expect((await stats(q, ws.keys.website!, player)).season).toMatchObject({ active: true });
+    expect((await stats(q, ws.keys.website!, player)).season).toMatchObject({ active: true }); // now cached
+    const next = await ctx.services.seasons.create(ws.workspaceId, { name: 'Next', slug: 'next' });
+    await ctx.services.seasons.activate(ws.workspaceId, next.id);
+    expect((await stats(q, ws.keys.website!, player)).season).toMatchObject({ active: false });
+  });
 });

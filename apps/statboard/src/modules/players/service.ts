@@ -23,6 +23,9 @@ export function toPlayer(row: repo.PlayerRow): Player {
   return { id: row.id, uuid: row.uuid, username: row.username, public: row.public };
 }
 
+/** The default budget of the cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB). */
+export const DEFAULT_PLAYER_CACHE_BYTES = 64 * 1024 * 1024;
+
 /** Key-scoped reads of players and their statistics. */
 export class PlayerService {
   /** Players by `workspace|uuid` (hits only: ingest creates players without telling anyone). */
@@ -30,32 +33,43 @@ export class PlayerService {
   /** The serialized `/players/{uuid}/stats` answer by `workspace|game uuid|season id`. */
   private readonly values: Cache<string, Buffer> | null;
 
+  /**
+   * `valueBytes` bounds the cached answers by their size (0: none cached, every read is a query). At about
+   * 2.5 KB for a player with 100 values, the default holds ~25,000 players' answers.
+   */
   constructor(
     private readonly db: Db,
     private readonly seasons: SeasonService,
+    valueBytes: number = DEFAULT_PLAYER_CACHE_BYTES,
   ) {
     const rows = cacheFor<string, repo.PlayerRow | null>(db, 30_000, 20_000);
-    const values = cacheFor<string, Buffer>(db, 30_000, 5_000);
+    const values =
+      valueBytes > 0
+        ? cacheFor<string, Buffer>(db, 30_000, 1_000_000, { max: valueBytes, sizeOf: (b) => b.length + 100 })
+        : null;
     this.rows = rows;
     this.values = values;
-    if (rows && values) {
+    // Services built on a transaction have no caches, and nothing to subscribe.
+    if (rows || values)
       db.changes?.subscribe((c) => {
         if (c === null) {
-          rows.clear();
-          values.clear();
+          rows?.clear();
+          values?.clear();
           return;
         }
-        if (c.topic === 'key' || c.topic === 'server' || c.topic === 'season') return;
+        if (c.topic === 'key' || c.topic === 'server') return;
         const ws = `${c.workspaceId}|`;
-        if (c.topic === 'player') rows.deleteWhere((k) => k.startsWith(ws));
-        if (c.topic === 'values' && c.players) {
-          const touched = new Set(c.players.map((p) => `${ws}${p}|`));
-          values.deleteWhere((k) => touched.has(k.slice(0, k.lastIndexOf('|') + 1)));
+        if (c.topic === 'player') rows?.deleteWhere((k) => k.startsWith(ws));
+        if (!values) return;
+        // A season's name or dates are part of every answer of that workspace: those go with the rest below.
+        if (c.topic === 'values' && c.players && c.pairs) {
+          // Exactly the answers of the players and seasons written (not a walk over every cached answer).
+          const seasons = new Set(c.pairs.map(([season]) => season));
+          for (const p of c.players) for (const season of seasons) values.delete(`${ws}${p}|${season}`);
         } else {
           values.deleteWhere((k) => k.startsWith(ws));
         }
       });
-    }
   }
 
   async list(key: AuthKey, q: { search?: string; page: number; perPage: number }): Promise<Page<Player>> {
