@@ -16,7 +16,7 @@ import { seasonRoutes } from './modules/seasons/routes.ts';
 import { registerErrorHandling, sendError } from './plugins/errors.ts';
 import { MemoryRateLimiter, RedisRateLimiter, RequestLimits } from './plugins/rate-limit.ts';
 import { requestIdFor } from './plugins/request-id.ts';
-import { LevelAwareLogController, lazyChildLogger } from './plugins/request-logger.ts';
+import { LevelAwareLogController, lazyChildLogger, logsInfo } from './plugins/request-logger.ts';
 import { validatorCompiler } from './plugins/validation.ts';
 import type { Services } from './services.ts';
 
@@ -62,7 +62,7 @@ export async function buildApp({ config, services, logger = false }: AppOptions)
   app.addHook('onClose', async () => app.limits.close());
   if (hot) {
     // Fastify logs every request at info; the hot path logs nothing, so it stands aside when that level is on.
-    if ((app.log as Partial<{ isLevelEnabled(level: string): boolean }>).isLevelEnabled?.('info')) hot.close();
+    if (logsInfo(app.log)) hot.close();
     // While shutting down, Fastify answers (503 on kept-alive connections).
     app.addHook('preClose', (done) => {
       hot.close();

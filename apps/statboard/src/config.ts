@@ -57,6 +57,9 @@ function intVar(env: Env, name: string, def: number, min: number, max: number, p
   return n;
 }
 
+/** Default of PLAYER_CACHE_MB: about 6,000 players' `/players/{uuid}/stats` answers (~11 KB with 100 values). */
+export const DEFAULT_PLAYER_CACHE_MB = 64;
+
 function boolVar(env: Env, name: string, def: boolean, problems: string[]): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return def;
@@ -118,7 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
   const rateLimitPerMinute = intVar(env, 'RATE_LIMIT_PER_MINUTE', 6_000, 0, 10_000_000, problems);
   const authFailureLimitPerMinute = intVar(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 300, 0, 10_000_000, problems);
   const hotReads = boolVar(env, 'HOT_READS', true, problems);
-  const playerCacheMb = intVar(env, 'PLAYER_CACHE_MB', 64, 0, 65_536, problems);
+  const playerCacheMb = intVar(env, 'PLAYER_CACHE_MB', DEFAULT_PLAYER_CACHE_MB, 0, 65_536, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,

@@ -7,7 +7,7 @@ import { IngestService } from './modules/ingest/service.ts';
 import { KeyService } from './modules/keys/service.ts';
 import { LeaderboardService } from './modules/leaderboards/service.ts';
 import { PlayerAdminService } from './modules/players/admin-service.ts';
-import { DEFAULT_PLAYER_CACHE_BYTES, PlayerService } from './modules/players/service.ts';
+import { PlayerService } from './modules/players/service.ts';
 import { PresenceService } from './modules/presence/service.ts';
 import { SeasonService } from './modules/seasons/service.ts';
 import { ServerService } from './modules/servers/service.ts';
@@ -55,7 +55,7 @@ export function buildServices(
     keys,
     servers,
     seasons,
-    players: new PlayerService(db, seasons, config.playerCacheBytes ?? DEFAULT_PLAYER_CACHE_BYTES),
+    players: new PlayerService(db, seasons, config.playerCacheBytes),
     leaderboards: new LeaderboardService(db, seasons),
     presence: new PresenceService(db),
     ingest: new IngestService(db, servers, seasons, config.nextUploadAfterSeconds),

@@ -81,8 +81,9 @@ export const lazyChildLogger: NonNullable<FastifyServerOptions['childLoggerFacto
     ? (new LazyRequestLogger(logger as Logger, bindings, opts) as unknown as FastifyBaseLogger)
     : logger.child(bindings, opts); // no pino (logging off): its child is already free
 
-function infoEnabled(request: FastifyRequest): boolean {
-  return (request.log as Partial<Logger>).isLevelEnabled?.('info') ?? true;
+/** Whether `logger` writes info lines (Fastify's per-request lines); false for the null logger of `logger: false`. */
+export function logsInfo(logger: unknown): boolean {
+  return (logger as Partial<Logger>).isLevelEnabled?.('info') ?? false;
 }
 
 /**
@@ -93,10 +94,10 @@ function infoEnabled(request: FastifyRequest): boolean {
  */
 export class LevelAwareLogController extends LogController {
   override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
-    if (infoEnabled(request)) super.incomingRequest(request, reply);
+    if (logsInfo(request.log)) super.incomingRequest(request, reply);
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error || infoEnabled(request)) super.requestCompleted(error, request, reply);
+    if (error || logsInfo(request.log)) super.requestCompleted(error, request, reply);
   }
 }

@@ -51,7 +51,7 @@ async function listen(app: FastifyInstance): Promise<string> {
 }
 
 function hotOf(app: FastifyInstance): HotReads {
-  const hot = (app as unknown as { hotReads: HotReads | null }).hotReads;
+  const hot = app.hotReads;
   if (!hot) throw new Error('no hot path');
   return hot;
 }
@@ -297,12 +297,12 @@ describe('hot reads stand aside', () => {
   });
 
   it('when turned off (HOT_READS=0), or the rate limit is counted in Redis', async () => {
-    expect((plain as unknown as { hotReads: unknown }).hotReads).toBeNull();
+    expect(plain.hotReads).toBeNull();
     const redis = await buildApp({
       config: testConfig({ REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PER_MINUTE: '5' }),
       services: ctx.services,
     });
-    expect((redis as unknown as { hotReads: unknown }).hotReads).toBeNull();
+    expect(redis.hotReads).toBeNull();
     await redis.close();
   });
 

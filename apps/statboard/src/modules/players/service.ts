@@ -1,4 +1,5 @@
 import { type Cache, cacheFor } from '#src/cache/cache.ts';
+import { DEFAULT_PLAYER_CACHE_MB } from '#src/config.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { isUuid } from '#src/lib/uuid.ts';
@@ -23,9 +24,6 @@ export function toPlayer(row: repo.PlayerRow): Player {
   return { id: row.id, uuid: row.uuid, username: row.username, public: row.public };
 }
 
-/** The default budget of the cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB). */
-export const DEFAULT_PLAYER_CACHE_BYTES = 64 * 1024 * 1024;
-
 /** Key-scoped reads of players and their statistics. */
 export class PlayerService {
   /** Players by `workspace|uuid` (hits only: ingest creates players without telling anyone). */
@@ -40,7 +38,7 @@ export class PlayerService {
   constructor(
     private readonly db: Db,
     private readonly seasons: SeasonService,
-    valueBytes: number = DEFAULT_PLAYER_CACHE_BYTES,
+    valueBytes: number = DEFAULT_PLAYER_CACHE_MB * 1024 * 1024,
   ) {
     const rows = cacheFor<string, repo.PlayerRow | null>(db, 30_000, 20_000);
     const values =
