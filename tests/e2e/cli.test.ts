@@ -97,7 +97,7 @@ describe(`npx statboard (${TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () =>
       player_restrictions: ['7c9e6679-7425-40de-944b-e07fc1f90ae7'],
       expires_at: '2099-01-01T00:00:00.000Z',
     });
-    expect(JSON.stringify(data)).not.toContain(secret.split('_')[3]!);
+    expect(JSON.stringify(data)).not.toContain(secret.split('_').slice(3).join('_'));
   });
 
   it('revokes a key and never prints a secret in listings', async () => {
