@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChangeBus } from './bus.ts';
 import { Cache } from './cache.ts';
 
@@ -88,5 +88,82 @@ describe('Cache', () => {
     await cache.get('d', async () => Buffer.alloc(10));
     cache.clear();
     expect(cache.stats).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  describe('refresh-ahead', () => {
+    const TTL = 60_000;
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    /** A cache whose clock the test moves, with 'a' loaded at t=0 by a counting loader. */
+    async function loaded(values: (() => Promise<number>)[]) {
+      vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+      const cache = new Cache<string, number>(ChangeBus.local(), TTL, 10);
+      let loads = 0;
+      const load = () => values[loads++]!();
+      expect(await cache.get('a', load)).toBe(1);
+      return { cache, loads: () => loads };
+    }
+
+    it('serves an entry read late in its life and reloads it in the background, once', async () => {
+      const next = deferred<number>();
+      const { cache, loads } = await loaded([async () => 1, () => next.promise, async () => 3]);
+      vi.setSystemTime(TTL * 0.49);
+      expect(cache.peek('a')).toBe(1);
+      expect(loads()).toBe(1); // young: no reload
+      vi.setSystemTime(TTL * 0.76); // past the refresh point whatever the jitter
+      expect(cache.peek('a')).toBe(1);
+      expect(cache.get('a', async () => 99)).toBe(1); // still a hit, no promise
+      expect(cache.peek('a')).toBe(1);
+      expect(loads()).toBe(2); // one reload for all those reads
+      next.resolve(2);
+      await next.promise;
+      await Promise.resolve();
+      expect(cache.peek('a')).toBe(2);
+      // The new value lives a full TTL from its reload.
+      vi.setSystemTime(TTL * 0.76 + TTL - 1);
+      expect(cache.peek('a')).toBe(2);
+      vi.setSystemTime(TTL * 0.76 + TTL);
+      expect(cache.peek('a')).toBeUndefined();
+    });
+
+    it('keeps serving the entry until it expires when the reload fails, without an unhandled rejection', async () => {
+      const next = deferred<number>();
+      const { cache, loads } = await loaded([async () => 1, () => next.promise]);
+      vi.setSystemTime(TTL * 0.8);
+      expect(cache.peek('a')).toBe(1);
+      next.reject(new Error('database down'));
+      await next.promise.catch(() => undefined);
+      await Promise.resolve();
+      expect(cache.peek('a')).toBe(1);
+      expect(loads()).toBe(2); // not retried on every read
+      vi.setSystemTime(TTL);
+      expect(cache.peek('a')).toBeUndefined();
+    });
+
+    it('does not store a reload that raced a change, nor one that `keep` refuses', async () => {
+      const raced = deferred<number>();
+      const { cache } = await loaded([async () => 1, () => raced.promise]);
+      vi.setSystemTime(TTL * 0.8);
+      expect(cache.peek('a')).toBe(1);
+      cache.deleteWhere(() => false); // a change that touched other keys: the generation moved
+      raced.resolve(2);
+      await raced.promise;
+      await Promise.resolve();
+      expect(cache.peek('a')).toBe(1); // the old entry, until it expires
+
+      vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+      const refusing = new Cache<string, number | null>(ChangeBus.local(), TTL, 10);
+      const values = [1, null];
+      let i = 0;
+      const load = async () => values[i++] ?? null;
+      expect(await refusing.get('a', load, (v) => v !== null)).toBe(1);
+      vi.setSystemTime(TTL * 0.8);
+      expect(refusing.peek('a')).toBe(1);
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(i).toBe(2);
+      expect(refusing.peek('a')).toBe(1); // null was not stored over it
+    });
   });
 });

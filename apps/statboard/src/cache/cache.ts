@@ -4,9 +4,22 @@ import type { ChangeBus } from './bus.ts';
 interface Entry<V> {
   value: V;
   expires: number;
+  /** From then on, a read of the entry reloads it in the background (once); Infinity once started. */
+  refreshAt: number;
   /** Bytes counted against the budget (0 without one). */
   size: number;
+  /** How the value was loaded, for that background reload. */
+  load: () => Promise<V>;
+  keep: (value: V) => boolean;
 }
+
+/**
+ * An entry read after this share of its life is reloaded in the background while it is still served
+ * (refresh-ahead), plus a random part of REFRESH_JITTER so that entries loaded together do not all reload
+ * together. A key read often never expires into a miss; one read rarely simply expires.
+ */
+const REFRESH_AFTER = 0.5;
+const REFRESH_JITTER = 0.25;
 
 /** A budget in bytes on top of the entry count, for values whose size varies (serialized answers). */
 export interface ByteBudget<V> {
@@ -17,7 +30,10 @@ export interface ByteBudget<V> {
 /**
  * A bounded in-process cache whose entries are used only while the change bus is healthy. A value loaded
  * while a change arrived is not stored (the generation moved), so a read racing a write never pins stale data.
- * Entries also expire after `ttlMs`, a safety net for a notification that never came.
+ * Entries also expire after `ttlMs`, a safety net for a notification that never came (or a change made
+ * straight in the database); an entry still read in the second half of its life is reloaded in the background
+ * and replaced, so that hot keys are not all misses at once when they expire. A background reload follows the
+ * same rules as a load (not stored if a change came in meanwhile) and its failure only leaves the entry to expire.
  */
 export class Cache<K, V> {
   private readonly map = new Map<K, Entry<V>>();
@@ -34,11 +50,18 @@ export class Cache<K, V> {
     private readonly budget: ByteBudget<V> | null = null,
   ) {}
 
-  /** The cached value without waiting, or undefined when there is none to use (then call `get`). */
+  /**
+   * The cached value without waiting, or undefined when there is none to use (then call `get`). An entry in
+   * the second half of its life starts its background reload.
+   */
   peek(key: K): V | undefined {
     if (!this.bus.healthy) return undefined;
     const hit = this.map.get(key);
-    return hit !== undefined && hit.expires > Date.now() ? hit.value : undefined;
+    if (hit === undefined) return undefined;
+    const now = Date.now();
+    if (hit.expires <= now) return undefined;
+    if (hit.refreshAt <= now) this.refresh(key, hit);
+    return hit.value;
   }
 
   /**
@@ -49,13 +72,18 @@ export class Cache<K, V> {
   get(key: K, load: () => Promise<V>, keep: (value: V) => boolean = () => true): V | Promise<V> {
     const hit = this.peek(key);
     if (hit !== undefined) return hit;
-    const gen = this.generation;
     const inFlight = this.loading.get(key);
-    if (inFlight !== undefined && inFlight.generation === gen) return inFlight.value;
+    if (inFlight !== undefined && inFlight.generation === this.generation) return inFlight.value;
+    return this.start(key, load, keep);
+  }
+
+  /** Loads `key`, shared with the misses that come while it runs, and stores it unless a change came in. */
+  private start(key: K, load: () => Promise<V>, keep: (value: V) => boolean): Promise<V> {
+    const gen = this.generation;
     const value = load().then(
       (v) => {
         if (this.loading.get(key) === entry) this.loading.delete(key);
-        if (this.bus.healthy && gen === this.generation && keep(v)) this.set(key, v);
+        if (this.bus.healthy && gen === this.generation && keep(v)) this.set(key, v, load, keep);
         return v;
       },
       (err: unknown) => {
@@ -68,7 +96,17 @@ export class Cache<K, V> {
     return value;
   }
 
-  private set(key: K, value: V): void {
+  /** The background reload of a live entry: once per entry; a failure leaves it to expire. */
+  private refresh(key: K, hit: Entry<V>): void {
+    hit.refreshAt = Number.POSITIVE_INFINITY;
+    const inFlight = this.loading.get(key);
+    if (inFlight !== undefined && inFlight.generation === this.generation) return;
+    this.start(key, hit.load, hit.keep).catch(() => {
+      // The entry is served until it expires; the next miss loads again and reports the error.
+    });
+  }
+
+  private set(key: K, value: V, load: () => Promise<V>, keep: (value: V) => boolean): void {
     const size = this.budget ? this.budget.sizeOf(value) : 0;
     if (this.budget && size > this.budget.max) return;
     this.remove(key);
@@ -78,7 +116,9 @@ export class Cache<K, V> {
       if (first.done) break;
       this.remove(first.value);
     }
-    this.map.set(key, { value, expires: Date.now() + this.ttlMs, size });
+    const now = Date.now();
+    const refreshAt = now + this.ttlMs * (REFRESH_AFTER + Math.random() * REFRESH_JITTER);
+    this.map.set(key, { value, expires: now + this.ttlMs, refreshAt, size, load, keep });
     this.bytes += size;
   }
 
