@@ -34,15 +34,21 @@ export async function startServer(
   env: Record<string, string>,
   readyPath: string,
   timeoutMs = 60_000,
+  /** taskset's CPU list: the server runs on these CPUs only. */
+  cpus?: string,
 ): Promise<RunningServer> {
   const port = await freePort();
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the servers' node: for profiling.
-  // BENCH_STDERR=1 shows the servers' stderr as it comes (otherwise only when one dies during start-up).
+  // BENCH_STDERR=1 shows the servers' stderr as it comes (otherwise only when one dies during start-up), and
+  // BENCH_STDOUT=1 their stdout (e.g. with BENCH_NODE_ARGS=--trace-gc).
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  const child: ChildProcess = spawn(process.execPath, [...extra, '--import', 'tsx', script], {
+  const node = [process.execPath, ...extra, '--import', 'tsx', script];
+  // taskset sets the affinity and execs node: the pid is node's.
+  const [cmd, ...args] = cpus === undefined ? node : ['taskset', '-c', cpus, ...node];
+  const child: ChildProcess = spawn(cmd!, args, {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', process.env.BENCH_STDOUT ? 'inherit' : 'ignore', 'pipe'],
   });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {

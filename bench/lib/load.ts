@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { leanLoad } from './http-client.ts';
 import { type CaseResult, Latencies, summarize } from './stats.ts';
+import { wrkAvailable, wrkLoad } from './wrk.ts';
 
 /** The part of autocannon 9's programmatic API the benchmarks use (the package ships no types). */
 export interface LoadRequest {
@@ -10,6 +11,8 @@ export interface LoadRequest {
   body?: string;
   /** Called before every request: lets the body or path differ per request. */
   setupRequest?: (req: LoadRequest) => LoadRequest;
+  /** GETs only: every request is one of these paths, picked at random (wrk needs this form, not setupRequest). */
+  paths?: readonly string[];
 }
 
 interface AutocannonOptions {
@@ -35,20 +38,44 @@ export interface HttpLoadOptions {
   request: LoadRequest;
 }
 
-/** Which HTTP load generator `httpLoad` uses: the lean one (default) or autocannon (BENCH_LOADGEN=autocannon). */
-export const LOADGEN: 'lean' | 'autocannon' = process.env.BENCH_LOADGEN === 'autocannon' ? 'autocannon' : 'lean';
+export type Loadgen = 'lean' | 'autocannon' | 'wrk';
+
+function loadgenFromEnv(): Loadgen | null {
+  const v = process.env.BENCH_LOADGEN;
+  if (v === undefined || v === '') return null;
+  if (v === 'lean' || v === 'autocannon' || v === 'wrk') return v;
+  throw new Error(`BENCH_LOADGEN must be lean, autocannon or wrk, not ${JSON.stringify(v)}`);
+}
+
+/**
+ * The HTTP load generator: BENCH_LOADGEN when set; otherwise wrk where `preferWrk` and it is installed (GET
+ * loads: the reads), else the lean generator of http-client.ts.
+ */
+export function chooseLoadgen(preferWrk: boolean): Loadgen {
+  return loadgenFromEnv() ?? (preferWrk && wrkAvailable() ? 'wrk' : 'lean');
+}
 
 /** One line for the reports: which generator ran, and where. */
-export const LOADGEN_NOTE =
-  LOADGEN === 'lean'
-    ? 'the lean keep-alive generator of bench/lib/http-client.ts, in the bench process on the same cores'
-    : 'autocannon, in the bench process on the same cores';
+export function loadgenNote(g: Loadgen): string {
+  switch (g) {
+    case 'lean':
+      return 'the lean keep-alive generator of bench/lib/http-client.ts, in the bench process on the same cores';
+    case 'autocannon':
+      return 'autocannon, in the bench process on the same cores';
+    case 'wrk':
+      return 'wrk 4 (Debian package `wrk`, bench/lib/wrk.ts) with up to 2 threads, on the same cores';
+  }
+}
 
 /**
  * Keep-alive HTTP load at a fixed number of connections, one request in flight on each. Latency is measured
  * per response in sub-millisecond resolution; only 2xx responses count as done.
  */
-export async function httpLoad(o: HttpLoadOptions): Promise<CaseResult & { statuses: Record<number, number> }> {
+export async function httpLoad(
+  o: HttpLoadOptions,
+  loadgen: Loadgen = chooseLoadgen(false),
+): Promise<CaseResult & { statuses: Record<number, number> }> {
+  if (loadgen === 'wrk') return httpLoadWrk(o);
   const lat = new Latencies();
   const statuses: Record<number, number> = {};
   let ok = 0;
@@ -63,10 +90,15 @@ export async function httpLoad(o: HttpLoadOptions): Promise<CaseResult & { statu
     }
   };
   const started = performance.now();
-  if (LOADGEN === 'lean') {
+  const pool = o.request.paths;
+  const request: LoadRequest =
+    pool && pool.length > 0
+      ? { ...o.request, setupRequest: (r) => ({ ...r, path: pool[randomIndex(pool.length)] }) }
+      : o.request;
+  if (loadgen === 'lean') {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...o.headers, ...o.request.headers })) headers[k.toLowerCase()] = v;
-    const base = o.request;
+    const base = request;
     const target = new URL(o.url);
     const defaultPath = `${target.pathname}${target.search}`;
     const result = await leanLoad({
@@ -87,7 +119,7 @@ export async function httpLoad(o: HttpLoadOptions): Promise<CaseResult & { statu
       connections: o.connections,
       duration: o.seconds,
       headers: o.headers,
-      requests: [o.request],
+      requests: [request],
     });
     tracker.on('response', (_client, status, _bytes, ms) => onResponse(status, ms));
     const result = await tracker;
@@ -95,6 +127,36 @@ export async function httpLoad(o: HttpLoadOptions): Promise<CaseResult & { statu
   }
   const seconds = (performance.now() - started) / 1000;
   return { ...summarize(lat, ok, failed, seconds), statuses };
+}
+
+function randomIndex(n: number): number {
+  return Math.floor(Math.random() * n);
+}
+
+/** httpLoad with wrk: GETs of `request.paths` (or the one `request.path`). Statuses are not told apart. */
+async function httpLoadWrk(o: HttpLoadOptions): Promise<CaseResult & { statuses: Record<number, number> }> {
+  const r = o.request;
+  if ((r.method ?? 'GET') !== 'GET' || r.body !== undefined || (r.setupRequest && !r.paths)) {
+    throw new Error('wrk runs GETs of a fixed path or of `paths` only');
+  }
+  const target = new URL(o.url);
+  const paths = r.paths && r.paths.length > 0 ? r.paths : [r.path ?? `${target.pathname}${target.search}`];
+  const result = await wrkLoad({
+    url: target.origin,
+    connections: o.connections,
+    seconds: o.seconds,
+    headers: { ...o.headers, ...r.headers },
+    paths,
+  });
+  return {
+    perSecond: result.ok / result.seconds,
+    p50: result.p50,
+    p99: result.p99,
+    ok: result.ok,
+    failed: result.failed,
+    seconds: result.seconds,
+    statuses: {},
+  };
 }
 
 /**

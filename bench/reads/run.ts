@@ -10,7 +10,8 @@ import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
 import { topValues } from '../../apps/statboard/src/modules/leaderboards/repo.ts';
 import { playerStats } from '../../apps/statboard/src/modules/players/repo.ts';
 import { type RunningServer, startServer } from '../lib/child.ts';
-import { httpLoad, LOADGEN_NOTE } from '../lib/load.ts';
+import { type Pinning, pinForReads } from '../lib/cpus.ts';
+import { chooseLoadgen, httpLoad, loadgenNote } from '../lib/load.ts';
 import { BackendPids, createDatabase } from '../lib/pg.ts';
 import { CpuMeter, RssSampler } from '../lib/proc.ts';
 import { machineLine, writeSection } from '../lib/report.ts';
@@ -23,12 +24,16 @@ const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? '1,16').split(',').map(N
 const WRITE = process.env.BENCH_WRITE !== '0';
 /** Rounds per concurrency: hello-world and every read back to back; each row is its round with the median ratio. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Seconds of load on each target before the first round (BENCH_WARMUP). */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
+/** The machine's CPUs, read before this process pins itself to the load generator's share. */
+const CORES = availableParallelism();
+/** GETs of path pools: wrk where installed (BENCH_LOADGEN overrides). */
+const LOADGEN = chooseLoadgen(true);
 const PLAYERS = 10_000;
 const HOT_PLAYERS = 200;
 const STATS = 100;
 const P99_TARGET_MS = 5;
-/** Enough for every player's answer (~11 KB each). */
-const PLAYER_CACHE_MB = 160;
 const RATIO_TARGET = 0.5;
 
 function log(msg: string): void {
@@ -139,14 +144,19 @@ const PLAIN_TOP100 = 'the same top 100 with the hot read path off (HOT_READS=0: 
 
 interface Target {
   name: string;
-  path: () => string;
+  /** Each request reads one of these, picked at random. */
+  paths: readonly string[];
   /**
    * `plain`: the service with its hot read path off (HOT_READS=0), every request through Fastify; `bare`: bare
    * node:http answering a fixed body of the top-100 answer's size.
    */
   server: 'hello' | 'service' | 'plain' | 'bare';
-  /** Runs before each of the target's rounds (not measured). */
-  before?: () => Promise<void>;
+  /**
+   * Cached reads: every path is read once right before each round (not measured), since the other targets'
+   * rounds take longer than an entry lives (30 s) when nobody reads it. Under steady reads entries do not
+   * expire into misses (refresh-ahead); a miss costs one query, shown by the MISS row.
+   */
+  warm?: boolean;
 }
 
 interface Row {
@@ -164,6 +174,10 @@ interface Row {
 async function main(): Promise<void> {
   const machine = await machineLine();
   log(machine);
+  const pin = pinForReads();
+  log(pin ? `servers on CPU ${pin.server}, the bench process and wrk on ${pin.generator}` : 'no CPU pinning');
+  const start = (script: string, env: Record<string, string>, ready: string) =>
+    startServer(script, env, ready, 60_000, pin?.server);
   const started = performance.now();
   const keys = STAT_KEYS.slice(0, STATS);
   const scratch = await createDatabase('statboard_bench_reads');
@@ -189,78 +203,83 @@ async function main(): Promise<void> {
     seedSeconds = (performance.now() - t0) / 1000;
     log(`seeded ${totalRows.toLocaleString('en-US')} stat rows in ${seedSeconds.toFixed(1)} s`);
 
-    // A player's answer is ~11 KB (100 values): PLAYER_CACHE_MB sized so that all 10,000 fit (the default, 64,
-    // holds ~6,000).
-    service = await startServer(
-      SERVICE_SCRIPT,
-      { ...serviceEnv({ url: scratch.url }), PLAYER_CACHE_MB: String(PLAYER_CACHE_MB) },
-      READY_PATH,
-    );
-    hello = await startServer('bench/reads/hello.ts', {}, '/');
+    // The service as configured by default: a player's answer is ~11 KB (100 values), and the default
+    // PLAYER_CACHE_MB (128) holds all 10,000.
+    service = await start(SERVICE_SCRIPT, serviceEnv({ url: scratch.url }), READY_PATH);
+    hello = await start('bench/reads/hello.ts', {}, '/');
     // Fastify only, and no cached player answers: the reference for the hot path and for a read that misses.
-    plain = await startServer(
+    plain = await start(
       SERVICE_SCRIPT,
       { ...serviceEnv({ url: scratch.url }), HOT_READS: '0', PLAYER_CACHE_MB: '0' },
       READY_PATH,
     );
     const auth = { authorization: `Bearer ${ws.websiteToken}` };
-    const leaderboard = (limit: number) => () =>
-      `/api/v1/leaderboards?season=s1&stat=${encodeURIComponent(keys[randomInt(keys.length)]!)}&limit=${limit}`;
+    const leaderboard = (limit: number) =>
+      keys.map((k) => `/api/v1/leaderboards?season=s1&stat=${encodeURIComponent(k)}&limit=${limit}`);
+    const playerPaths = uuids.map((u) => `/api/v1/players/${u}/stats`);
     const targets: Target[] = [
-      { name: 'Fastify hello-world (reference)', path: () => '/', server: 'hello' },
-      { name: 'GET /api/v1/leaderboards?season=s1&stat=…&limit=10', path: leaderboard(10), server: 'service' },
-      { name: 'GET /api/v1/leaderboards?season=s1&stat=…&limit=100', path: leaderboard(100), server: 'service' },
-      { name: BARE_TOP100, path: () => '/', server: 'bare' },
+      { name: 'Fastify hello-world (reference)', paths: ['/'], server: 'hello' },
+      {
+        name: 'GET /api/v1/leaderboards?season=s1&stat=…&limit=10',
+        paths: leaderboard(10),
+        server: 'service',
+        warm: true,
+      },
+      {
+        name: 'GET /api/v1/leaderboards?season=s1&stat=…&limit=100',
+        paths: leaderboard(100),
+        server: 'service',
+        warm: true,
+      },
+      { name: BARE_TOP100, paths: ['/'], server: 'bare' },
       {
         name: PLAIN_TOP100,
-        path: leaderboard(100),
+        paths: leaderboard(100),
         server: 'plain',
+        warm: true,
       },
       {
         name: MISS,
-        path: () => `/api/v1/players/${uuids[randomInt(uuids.length)]}/stats`,
+        paths: playerPaths,
         server: 'plain',
       },
       {
-        // A website reading any player's page, with the cache sized for all of them (warmed before measuring).
-        name: `GET /api/v1/players/{uuid}/stats (${STATS} values), a random one of all ${PLAYERS.toLocaleString('en-US')} players, warm cache (PLAYER_CACHE_MB=${PLAYER_CACHE_MB} holds them all)`,
-        path: () => `/api/v1/players/${uuids[randomInt(uuids.length)]}/stats`,
+        // A website reading any player's page, with the cache sized for all of them.
+        name: `GET /api/v1/players/{uuid}/stats (${STATS} values), a random one of all ${PLAYERS.toLocaleString('en-US')} players, warm cache (the default PLAYER_CACHE_MB, 128, holds them all)`,
+        paths: playerPaths,
         server: 'service',
-        // Every player's answer read once right before the round (entries live 30 s, so an earlier warm-up
-        // would have expired).
-        before: async () => {
-          for (let i = 0; i < uuids.length; i += 16) {
-            await Promise.all(
-              uuids
-                .slice(i, i + 16)
-                .map(async (u) => (await fetch(`${svc.url}/api/v1/players/${u}/stats`, { headers: auth })).text()),
-            );
-          }
-        },
+        warm: true,
       },
       {
         // Profile pages of a website: a hot set of players read again and again (served from the cache).
         name: `GET /api/v1/players/{uuid}/stats (${STATS} values), one of ${HOT_PLAYERS} popular players`,
-        path: () => `/api/v1/players/${uuids[randomInt(HOT_PLAYERS)]}/stats`,
+        paths: playerPaths.slice(0, HOT_PLAYERS),
         server: 'service',
+        warm: true,
       },
     ];
 
     // Check the answers once, and warm up (JIT, PostgreSQL's buffers) before measuring.
     const svc = service;
-    const lb = (await (await fetch(svc.url + leaderboard(100)(), { headers: auth })).json()) as { entries?: unknown[] };
-    const anyPlayer = `/api/v1/players/${uuids[randomInt(uuids.length)]}/stats`;
+    const lb = (await (await fetch(svc.url + leaderboard(100)[0], { headers: auth })).json()) as {
+      entries?: unknown[];
+    };
+    const anyPlayer = playerPaths[randomInt(playerPaths.length)]!;
     const st = (await (await fetch(svc.url + anyPlayer, { headers: auth })).json()) as { stats?: unknown[] };
     if (lb.entries?.length !== 100 || st.stats?.length !== STATS) {
       throw new Error(`unexpected answers: ${JSON.stringify(lb).slice(0, 300)} ${JSON.stringify(st).slice(0, 300)}`);
     }
-    bare = await startServer('bench/reads/bare.ts', { BODY_BYTES: String(JSON.stringify(lb).length) }, '/');
+    bare = await start('bench/reads/bare.ts', { BODY_BYTES: String(JSON.stringify(lb).length) }, '/');
     const servers = { hello, service: svc, plain, bare };
-    for (const t of targets.slice(1)) {
+    // Every target under the highest load for WARMUP seconds first: V8 needs 10–20 s of load before a
+    // server's code is optimized and its heap has grown to size, and the first seconds' tails are not the
+    // steady state's.
+    log(`warming up: ${WARMUP} s per target`);
+    for (const t of targets) {
       const url = servers[t.server].url;
-      await httpLoad({ url, connections: 8, seconds: 1, headers: auth, request: { path: t.path() } });
+      const warm = { url, connections: Math.max(...CONCURRENCIES), seconds: WARMUP, headers: auth };
+      await httpLoad({ ...warm, request: { paths: t.paths } }, LOADGEN);
     }
-    await httpLoad({ url: hello.url, connections: 8, seconds: 1, request: { path: '/' } });
     for (const conns of CONCURRENCIES) {
       // Rounds: the hello-world, then every read, back to back; each read is compared with its own round's
       // hello-world, and the round with the median ratio stands for it.
@@ -269,23 +288,21 @@ async function main(): Promise<void> {
         let reference: CaseResult | null = null;
         for (const t of targets) {
           const srv = servers[t.server];
-          await t.before?.();
+          if (t.warm) await readAll(srv.url, t.paths, auth);
           const procCpu = new CpuMeter(() => [srv.pid]);
           const pgCpu = new CpuMeter(() => backends.list());
           await procCpu.start();
           await pgCpu.start();
           const rss = new RssSampler(srv.pid);
-          const result = await httpLoad({
-            url: srv.url,
-            connections: conns,
-            seconds: SECONDS,
-            headers: auth,
-            request: { method: 'GET', path: t.path(), setupRequest: (req) => ({ ...req, path: t.path() }) },
-          });
+          const result = await httpLoad(
+            { url: srv.url, connections: conns, seconds: SECONDS, headers: auth, request: { paths: t.paths } },
+            LOADGEN,
+          );
           const maxRss = rss.stop();
           const serviceCores = (await procCpu.stop()) / result.seconds;
           const pgCores = (await pgCpu.stop()) / result.seconds;
-          if (result.failed > 0) log(`  ! ${t.name}: non-2xx/errors ${JSON.stringify(result.statuses)}`);
+          if (result.failed > 0)
+            log(`  ! ${t.name}: ${result.failed} errors or non-2xx ${JSON.stringify(result.statuses)}`);
           reference ??= result;
           const row: Row = {
             target: t.name,
@@ -354,12 +371,15 @@ async function main(): Promise<void> {
         `\`npm run bench:reads\` (${elapsed} s). ${totalRows.toLocaleString('en-US')} stat rows ` +
           `(${PLAYERS.toLocaleString('en-US')} players × ${STATS} statistics in the active season, skewed values ` +
           `with ties) seeded with SQL in ${seedSeconds.toFixed(0)} s. Website key with read scopes; the statistic ` +
-          `and the player change on every request. ${SECONDS} s per case, keep-alive HTTP (${LOADGEN_NOTE}); ` +
-          `the hello-world runs in its own process, and each concurrency is ${ROUNDS} rounds of the hello-world ` +
+          `and the player change on every request. ${SECONDS} s per case, keep-alive HTTP (${loadgenNote(LOADGEN)}); ` +
+          `the hello-world runs in its own process. Every target first gets ${WARMUP} s of load at the highest ` +
+          'concurrency (V8 optimizes and sizes its heap), then each concurrency is ' +
+          `${ROUNDS} rounds of the hello-world ` +
           "then every read, back to back: a read's ratio is to its own round's hello-world, the row is the round " +
           'with the median ratio and the range is in brackets. The service runs with its in-process rate limiter ' +
           'on (a limit no client reaches). ' +
-          `Targets: ≥ ${RATIO_TARGET}x of hello-world req/s, p99 under ${P99_TARGET_MS} ms. "CPU ms/req" = CPU ` +
+          pinNote(pin) +
+          ` Targets: ≥ ${RATIO_TARGET}x of hello-world req/s, p99 under ${P99_TARGET_MS} ms. "CPU ms/req" = CPU ` +
           'time of the server process and of the PostgreSQL backends serving it (from /proc), per completed request.',
         '',
         md,
@@ -375,6 +395,21 @@ async function main(): Promise<void> {
   }
 }
 
+function pinNote(pin: Pinning | null): string {
+  return pin
+    ? `Each server runs pinned to CPU ${pin.server} (taskset) and the bench process with its load generator to ` +
+        `CPU ${pin.generator}, as when clients run on other machines; PostgreSQL is not pinned (BENCH_PIN=0 turns ` +
+        'pinning off).'
+    : 'No CPU pinning (BENCH_PIN=0, or no taskset): the servers, the load generator and PostgreSQL share the cores.';
+}
+
+/** Reads every path once, 16 at a time. */
+async function readAll(url: string, paths: readonly string[], headers: Record<string, string>): Promise<void> {
+  for (let i = 0; i < paths.length; i += 16) {
+    await Promise.all(paths.slice(i, i + 16).map(async (p) => (await fetch(url + p, { headers })).text()));
+  }
+}
+
 /** CPU milliseconds per completed request, from cores used over the case. */
 function cpuPerRequest(cores: number, r: CaseResult): string {
   return r.perSecond > 0 ? ((cores / r.perSecond) * 1000).toFixed(2) : '—';
@@ -385,38 +420,51 @@ function analysis(rows: Row[], explained: Explained[]): string {
   const out: string[] = ['**What limits it.**'];
   const max = Math.max(...CONCURRENCIES);
   const min = Math.min(...CONCURRENCIES);
+  const ratio = (r: Row) => r.result.perSecond / r.hello.perSecond;
+  const ratios = (rs: Row[]) => rs.map((r) => fmtRatio(ratio(r))).join(', ');
   const plain = rows.filter((r) => r.target === PLAIN_TOP100);
   const bare = rows.filter((r) => r.target === BARE_TOP100);
-  const svc = rows.filter((r) => r.result !== r.hello && r.target !== PLAIN_TOP100 && r.target !== BARE_TOP100);
-  const busy = svc.filter((r) => r.conns === max);
-  const calm = svc.filter((r) => r.conns === min);
+  const misses = rows.filter((r) => r.target === MISS);
+  // The service as deployed: cached reads through the hot path.
+  const cached = rows.filter((r) => r.result !== r.hello && ![PLAIN_TOP100, BARE_TOP100, MISS].includes(r.target));
   const ref = rows.find((r) => r.conns === max && r.result === r.hello);
-  if (busy.length > 0) {
-    const worst = busy.reduce((a, b) =>
-      a.result.perSecond / a.hello.perSecond < b.result.perSecond / b.hello.perSecond ? a : b,
-    );
-    const ok = busy.every((r) => r.result.perSecond / r.hello.perSecond >= RATIO_TARGET);
+  for (const conns of [...new Set([min, max])]) {
+    const rs = cached.filter((r) => r.conns === conns);
+    if (rs.length === 0) continue;
+    const okRatio = rs.every((r) => ratio(r) >= RATIO_TARGET);
+    const okP99 = rs.every((r) => r.result.p99 < P99_TARGET_MS);
     out.push(
-      `At ${max} connections the read routes reach ${busy.map((r) => fmtRatio(r.result.perSecond / r.hello.perSecond)).join(', ')} ` +
-        `of hello-world (target ≥ ${RATIO_TARGET}x: ${ok ? 'met' : 'not met'}; lowest: ${worst.target}). ` +
-        `The service process used ${busy.map((r) => r.serviceCores.toFixed(2)).join(', ')} cores and PostgreSQL ` +
-        `${busy.map((r) => r.pgCores.toFixed(2)).join(', ')} of ${availableParallelism()} (the load generator takes ` +
-        'part of the rest). Per request the service spends ' +
-        `${busy.map((r) => cpuPerRequest(r.serviceCores, r.result)).join(', ')} ms of its own CPU and PostgreSQL ` +
-        `${busy.map((r) => cpuPerRequest(r.pgCores, r.result)).join(', ')} ms, against ` +
-        `${ref ? cpuPerRequest(ref.serviceCores, ref.result) : '—'} ms ` +
-        'for the hello-world. A cached answer (API key, season, definition, the serialized leaderboard or ' +
-        "player's values) costs no query; a miss costs one (the top N, or the player with its values rendered " +
-        `as JSON by the database). At ${max} connections the load generator, the service and PostgreSQL share ` +
-        `${availableParallelism()} cores, and a limit-100 answer is ~20 KB that the load generator must also read. ` +
+      `At ${conns} connection${conns === 1 ? '' : 's'} the cached reads (top 10, top 100, random player, popular ` +
+        `player) reach ${ratios(rs)} of hello-world (target ≥ ${RATIO_TARGET}x: ${okRatio ? 'met' : 'not met'}) ` +
+        `with p99 ${rs.map((r) => fmtMs(r.result.p99)).join(', ')} ms (target under ${P99_TARGET_MS} ms: ` +
+        `${okP99 ? 'met' : 'not met'}).`,
+    );
+  }
+  const busy = cached.filter((r) => r.conns === max);
+  if (busy.length > 0) {
+    out.push(
+      `At ${max} connections the service process uses ${busy.map((r) => r.serviceCores.toFixed(2)).join(', ')} ` +
+        `of its core: ${busy.map((r) => cpuPerRequest(r.serviceCores, r.result)).join(', ')} ms of CPU per ` +
+        `request against ${ref ? cpuPerRequest(ref.serviceCores, ref.result) : '—'} ms for the hello-world. A ` +
+        "cached answer (API key, season, definition, the serialized leaderboard or player's values) costs no " +
+        'query, and entries read steadily are reloaded in the background before they expire.',
+    );
+  }
+  const missBusy = misses.find((r) => r.conns === max);
+  if (missBusy) {
+    out.push(
+      `A read that misses on every request (player cache off) reaches ${ratios(misses)}: each is one ` +
+        `statement, ${cpuPerRequest(missBusy.pgCores, missBusy.result)} ms of PostgreSQL CPU and ` +
+        `${cpuPerRequest(missBusy.serviceCores, missBusy.result)} ms of the service's at ${max} connections, ` +
+        `with PostgreSQL at ${missBusy.pgCores.toFixed(2)} cores of ${CORES}. ` +
         (explained.length > 0
-          ? `The value statements themselves take ${explained.map((e) => e.ms.toFixed(2)).join(', ')} ms (table above); ` +
-            'with `updated_at` in `player_stats_top_idx`, ties at the top no longer make the leaderboard read every ' +
-            'tied row.'
+          ? `The statements themselves take ${explained.map((e) => e.ms.toFixed(2)).join(', ')} ms (table ` +
+            'above); with `updated_at` in `player_stats_top_idx`, ties at the top no longer make the leaderboard ' +
+            'read every tied row.'
           : ''),
     );
   }
-  const top100 = (conns: number) => svc.find((r) => r.conns === conns && r.target.endsWith('limit=100'));
+  const top100 = (conns: number) => cached.find((r) => r.conns === conns && r.target.endsWith('limit=100'));
   const hotVsPlain = plain
     .map((p) => [p, top100(p.conns)] as const)
     .filter((pair): pair is readonly [Row, Row] => pair[1] !== undefined)
@@ -435,17 +483,9 @@ function analysis(rows: Row[], explained: Explained[]): string {
   const bareBusy = bare.find((r) => r.conns === max);
   if (bareBusy) {
     out.push(
-      `A bare node:http server answering a fixed body of the top-100 size reaches ${fmtRatio(bareBusy.result.perSecond / bareBusy.hello.perSecond)} ` +
-        `of the hello-world at ${max} connections with p99 ${fmtMs(bareBusy.result.p99)} ms (p50 ${fmtMs(bareBusy.result.p50)}): ` +
-        'the size of the answer alone, with no work at all, sets that much of the tail.',
-    );
-  }
-  if (calm.length > 0) {
-    const ok = calm.every((r) => r.result.p99 < P99_TARGET_MS);
-    out.push(
-      `At ${min} connection${min === 1 ? '' : 's'} p99 is ${calm.map((r) => fmtMs(r.result.p99)).join(', ')} ms ` +
-        `(target under ${P99_TARGET_MS} ms: ${ok ? 'met' : 'not met'}); at ${max} it is ` +
-        `${busy.map((r) => fmtMs(r.result.p99)).join(', ')} ms, where requests queue for the CPU.`,
+      `A bare node:http server answering a fixed body of the top-100 size reaches ${fmtRatio(ratio(bareBusy))} ` +
+        `of the hello-world at ${max} connections with p99 ${fmtMs(bareBusy.result.p99)} ms ` +
+        `(p50 ${fmtMs(bareBusy.result.p50)}): what the answer's size alone costs.`,
     );
   }
   return out.join(' ');

@@ -57,8 +57,11 @@ function intVar(env: Env, name: string, def: number, min: number, max: number, p
   return n;
 }
 
-/** Default of PLAYER_CACHE_MB: about 6,000 players' `/players/{uuid}/stats` answers (~11 KB with 100 values). */
-export const DEFAULT_PLAYER_CACHE_MB = 64;
+/**
+ * Default of PLAYER_CACHE_MB: about 11,500 players' `/players/{uuid}/stats` answers (~11 KB with 100 values),
+ * so that every player of a 1 M stat-row workspace (10,000 × 100) stays cached once read.
+ */
+export const DEFAULT_PLAYER_CACHE_MB = 128;
 
 function boolVar(env: Env, name: string, def: boolean, problems: string[]): boolean {
   const raw = env[name];

@@ -33,7 +33,7 @@ export class PlayerService {
 
   /**
    * `valueBytes` bounds the cached answers by their size (0: none cached, every read is a query). At about
-   * 11 KB for a player with 100 values, the default (64 MiB) holds ~6,000 players' answers.
+   * 11 KB for a player with 100 values, the default (128 MiB) holds ~11,500 players' answers.
    */
   constructor(
     private readonly db: Db,
