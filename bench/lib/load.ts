@@ -63,7 +63,7 @@ export function loadgenNote(g: Loadgen): string {
     case 'autocannon':
       return 'autocannon, in the bench process on the same cores';
     case 'wrk':
-      return 'wrk 4 (Debian package `wrk`, bench/lib/wrk.ts) with up to 2 threads, on the same cores';
+      return 'wrk 4 (Debian package `wrk`, bench/lib/wrk.ts), up to 2 threads';
   }
 }
 
