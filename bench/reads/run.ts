@@ -6,6 +6,7 @@
  *   BENCH_SECONDS=10 BENCH_CONCURRENCY=1,16 BENCH_WRITE=0 npm run bench:reads
  */
 import { availableParallelism } from 'node:os';
+import { DEFAULT_PLAYER_CACHE_MB } from '../../apps/statboard/src/config.ts';
 import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
 import { topValues } from '../../apps/statboard/src/modules/leaderboards/repo.ts';
 import { playerStats } from '../../apps/statboard/src/modules/players/repo.ts';
@@ -204,7 +205,7 @@ async function main(): Promise<void> {
     log(`seeded ${totalRows.toLocaleString('en-US')} stat rows in ${seedSeconds.toFixed(1)} s`);
 
     // The service as configured by default: a player's answer is ~11 KB (100 values), and the default
-    // PLAYER_CACHE_MB (128) holds all 10,000.
+    // PLAYER_CACHE_MB holds all 10,000.
     service = await start(SERVICE_SCRIPT, serviceEnv({ url: scratch.url }), READY_PATH);
     hello = await start('bench/reads/hello.ts', {}, '/');
     // Fastify only, and no cached player answers: the reference for the hot path and for a read that misses.
@@ -245,7 +246,7 @@ async function main(): Promise<void> {
       },
       {
         // A website reading any player's page, with the cache sized for all of them.
-        name: `GET /api/v1/players/{uuid}/stats (${STATS} values), a random one of all ${PLAYERS.toLocaleString('en-US')} players, warm cache (the default PLAYER_CACHE_MB, 128, holds them all)`,
+        name: `GET /api/v1/players/{uuid}/stats (${STATS} values), a random one of all ${PLAYERS.toLocaleString('en-US')} players, warm cache (the default PLAYER_CACHE_MB, ${DEFAULT_PLAYER_CACHE_MB}, holds them all)`,
         paths: playerPaths,
         server: 'service',
         warm: true,

@@ -14,7 +14,7 @@ describe('configuration', () => {
       redisUrl: null,
       nextUploadAfterSeconds: 60,
       hotReads: true,
-      playerCacheBytes: 64 * 1024 * 1024,
+      playerCacheBytes: 128 * 1024 * 1024,
     });
     expect(c.dataDir).toMatch(/\/data$/);
     expect(Object.isFrozen(c)).toBe(true);

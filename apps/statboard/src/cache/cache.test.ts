@@ -141,6 +141,18 @@ describe('Cache', () => {
       expect(cache.peek('a')).toBeUndefined();
     });
 
+    it('never throws from peek, even for a loader that throws before returning its promise', async () => {
+      const { cache } = await loaded([
+        async () => 1,
+        () => {
+          throw new Error('sync');
+        },
+      ]);
+      vi.setSystemTime(TTL * 0.8);
+      expect(cache.peek('a')).toBe(1);
+      expect(cache.peek('a')).toBe(1);
+    });
+
     it('does not store a reload that raced a change, nor one that `keep` refuses', async () => {
       const raced = deferred<number>();
       const { cache } = await loaded([async () => 1, () => raced.promise]);

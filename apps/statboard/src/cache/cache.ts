@@ -101,9 +101,13 @@ export class Cache<K, V> {
     hit.refreshAt = Number.POSITIVE_INFINITY;
     const inFlight = this.loading.get(key);
     if (inFlight !== undefined && inFlight.generation === this.generation) return;
-    this.start(key, hit.load, hit.keep).catch(() => {
-      // The entry is served until it expires; the next miss loads again and reports the error.
-    });
+    // The entry is served until it expires whatever happens; the next miss loads again and reports the error.
+    // (peek never throws, even for a loader that throws before returning its promise.)
+    try {
+      this.start(key, hit.load, hit.keep).catch(() => undefined);
+    } catch {
+      // Nothing was started.
+    }
   }
 
   private set(key: K, value: V, load: () => Promise<V>, keep: (value: V) => boolean): void {
