@@ -92,8 +92,8 @@ export async function wrkLoad(o: WrkOptions): Promise<WrkResult> {
   try {
     const file = join(dir, 'paths.lua');
     writeFileSync(file, script(o.paths));
-    // Two threads at most: on 2 cores one thread measured a worse tail (its one thread shares a core with the
-    // server under test), and more threads than cores only add switching.
+    // Two threads at most (BENCH_WRK_THREADS to change it): unpinned on 2 cores, one thread measured a worse
+    // tail (its one thread shares a core with the server under test), and more threads only add switching.
     const threads = Math.max(1, Math.min(Number(process.env.BENCH_WRK_THREADS ?? 2), o.connections));
     const args = [
       `-t${threads}`,
