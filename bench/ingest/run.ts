@@ -46,7 +46,7 @@ const DATABASES = (process.env.BENCH_DB ?? 'pg,pglite').split(',') as ('pg' | 'p
 const WRITE = process.env.BENCH_WRITE !== '0';
 const PLAYERS = 2_000;
 /** Stats per batch; 0 is a heartbeat (`stats: []`). */
-/** POSTs with a different body each: the lean generator (or BENCH_LOADGEN=autocannon). */
+/** POSTs with a different body each: the lean generator, or autocannon with BENCH_LOADGEN=autocannon. */
 const LOADGEN = chooseLoadgen(false);
 const BATCH_SIZES = (process.env.BENCH_BATCHES ?? '0,1,20,100').split(',').map(Number);
 

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { leanLoad } from './http-client.ts';
 import { type CaseResult, Latencies, summarize } from './stats.ts';
+import { randomInt } from './traffic.ts';
 import { wrkAvailable, wrkLoad } from './wrk.ts';
 
 /** The part of autocannon 9's programmatic API the benchmarks use (the package ships no types). */
@@ -48,11 +49,14 @@ function loadgenFromEnv(): Loadgen | null {
 }
 
 /**
- * The HTTP load generator: BENCH_LOADGEN when set; otherwise wrk where `preferWrk` and it is installed (GET
- * loads: the reads), else the lean generator of http-client.ts.
+ * The HTTP load generator. For GET loads of path pools (`getsOnly`, the reads): BENCH_LOADGEN when set, else wrk
+ * where it is installed, else the lean generator of http-client.ts. For other loads (the ingest's POSTs, each
+ * with its own body) wrk cannot run: BENCH_LOADGEN=autocannon, else the lean generator.
  */
-export function chooseLoadgen(preferWrk: boolean): Loadgen {
-  return loadgenFromEnv() ?? (preferWrk && wrkAvailable() ? 'wrk' : 'lean');
+export function chooseLoadgen(getsOnly: boolean): Loadgen {
+  const env = loadgenFromEnv();
+  if (!getsOnly) return env === 'autocannon' ? 'autocannon' : 'lean';
+  return env ?? (wrkAvailable() ? 'wrk' : 'lean');
 }
 
 /** One line for the reports: which generator ran, and where. */
@@ -73,7 +77,7 @@ export function loadgenNote(g: Loadgen): string {
  */
 export async function httpLoad(
   o: HttpLoadOptions,
-  loadgen: Loadgen = chooseLoadgen(false),
+  loadgen: Loadgen,
 ): Promise<CaseResult & { statuses: Record<number, number> }> {
   if (loadgen === 'wrk') return httpLoadWrk(o);
   const lat = new Latencies();
@@ -93,7 +97,7 @@ export async function httpLoad(
   const pool = o.request.paths;
   const request: LoadRequest =
     pool && pool.length > 0
-      ? { ...o.request, setupRequest: (r) => ({ ...r, path: pool[randomIndex(pool.length)] }) }
+      ? { ...o.request, setupRequest: (r) => ({ ...r, path: pool[randomInt(pool.length)] }) }
       : o.request;
   if (loadgen === 'lean') {
     const headers: Record<string, string> = {};
@@ -127,10 +131,6 @@ export async function httpLoad(
   }
   const seconds = (performance.now() - started) / 1000;
   return { ...summarize(lat, ok, failed, seconds), statuses };
-}
-
-function randomIndex(n: number): number {
-  return Math.floor(Math.random() * n);
 }
 
 /** httpLoad with wrk: GETs of `request.paths` (or the one `request.path`). Statuses are not told apart. */
