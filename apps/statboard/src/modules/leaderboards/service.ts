@@ -48,7 +48,8 @@ export class LeaderboardService {
 
   /**
    * The answer when season, statistic and board are all cached and readable by the key; else undefined (then
-   * `json` has the error or loads it). Never throws and has no side effects.
+   * `json` has the error or loads it). Never throws, counts or answers nothing (a cache may start refreshing an
+   * aging entry).
    */
   cachedJson(key: AuthKey, q: { season: string; stat: string; limit?: number }): Buffer | undefined {
     if (!this.tops || !this.definitions || key.players.length > 0) return undefined;

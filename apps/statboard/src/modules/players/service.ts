@@ -120,7 +120,7 @@ export class PlayerService {
 
   /**
    * The answer when it and the season are cached and readable by the key; else undefined (then `statsJson` has
-   * the error or loads it). Never throws and has no side effects.
+   * the error or loads it). Never throws, counts or answers nothing (a cache may start refreshing an aging entry).
    */
   cachedStatsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Buffer | undefined {
     if (!this.values) return undefined;
