@@ -1,49 +1,82 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
-import { HotReads } from './http/hot-reads.ts';
+import { FastReads, querystringParser } from './http/fast-reads.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { SHARED_SCHEMAS } from './http/schemas.ts';
 import { hasUnstorableText, urlMayHoldUnstorable } from './lib/storable.ts';
-import { registerAdministration } from './modules/auth/register.ts';
+import { validatorCompiler } from './lib/validation.ts';
+import { apiKeyRoutes } from './modules/api-keys/routes.ts';
+import { ApiKey, CreateApiKeyResponse } from './modules/api-keys/schemas.ts';
+import { auditLogRoutes } from './modules/audit-log/routes.ts';
+import { AuditRecord } from './modules/audit-log/schemas.ts';
+import { loginRoutes } from './modules/auth/login.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { ingestRoutes } from './modules/ingest/routes.ts';
 import { leaderboardRoutes } from './modules/leaderboards/routes.ts';
+import { AdminMe, meRoutes } from './modules/me/routes.ts';
+import { onlineRoutes } from './modules/online/routes.ts';
 import { playerRoutes } from './modules/players/routes.ts';
-import { presenceRoutes } from './modules/presence/routes.ts';
+import { AdminPlayer } from './modules/players/schemas.ts';
 import { seasonRoutes } from './modules/seasons/routes.ts';
+import { serverRoutes } from './modules/servers/routes.ts';
+import { Server } from './modules/servers/schemas.ts';
+import { setupRoutes } from './modules/setup/routes.ts';
+import { statRoutes } from './modules/stats/routes.ts';
+import { StatDefinition } from './modules/stats/schemas.ts';
+import { userRoutes } from './modules/users/routes.ts';
+import { AdminUser } from './modules/users/schemas.ts';
 import { registerErrorHandling, sendError } from './plugins/errors.ts';
+import { keyGuard } from './plugins/key-auth.ts';
 import { MemoryRateLimiter, RedisRateLimiter, RequestLimits } from './plugins/rate-limit.ts';
 import { requestIdFor } from './plugins/request-id.ts';
-import { LevelAwareLogController, lazyChildLogger, logsInfo } from './plugins/request-logger.ts';
-import { validatorCompiler } from './plugins/validation.ts';
+import { lazyChildLogger, logRequest } from './plugins/request-logger.ts';
+import { adminGuards } from './plugins/session-auth.ts';
 import type { Services } from './services.ts';
+
+/** Shapes with an `$id`, registered once: routes refer to them and the OpenAPI document lists them as components. */
+const COMPONENTS: TSchema[] = [
+  ...SHARED_SCHEMAS,
+  AdminMe,
+  ApiKey,
+  CreateApiKeyResponse,
+  Server,
+  AdminPlayer,
+  StatDefinition,
+  AdminUser,
+  AuditRecord,
+];
 
 export interface AppOptions {
   config: Config;
   services: Services;
-  /** Pino logger options, or false for none (tests). */
-  logger?: boolean | object;
+  /** The logger (the server's, writing asynchronously), or none (tests). */
+  logger?: FastifyBaseLogger;
+  /**
+   * Cached key reads answered in front of Fastify where they are ready (default). Off only to compare both paths
+   * in a test; it is also off while rate limits are counted in Redis.
+   */
+  fastReads?: boolean;
 }
 
 /** Builds the Fastify app with every plugin and route. Never listens: `server.ts` does, tests use `inject()`. */
-export async function buildApp({ config, services, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, services, logger, fastReads = true }: AppOptions): Promise<FastifyInstance> {
   const limiter = config.redisUrl === null ? new MemoryRateLimiter() : new RedisRateLimiter(config.redisUrl);
   const limits = new RequestLimits(limiter, config.rateLimitPerMinute, config.authFailureLimitPerMinute);
-  // Cached hot reads answered in front of Fastify, where they give exactly what Fastify would (http/hot-reads.ts).
-  const hot = config.hotReads && limits.inProcess ? new HotReads(services, limits) : null;
+  const reads = new FastReads(services.keys, limits, fastReads && limits.inProcess);
   const app = Fastify({
-    logger,
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    // One access line per request, written by `logRequest` (below and on the fast read path), not Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLogger,
-    logController: new LevelAwareLogController(),
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: config.ingestBodyLimit,
-    // Behind a reverse proxy the client address comes from X-Forwarded-For; set TRUST_PROXY to enable.
     trustProxy: false,
-    routerOptions: { ignoreTrailingSlash: true },
-    ...(hot ? { serverFactory: hot.serverFactory() } : {}),
+    routerOptions: { ignoreTrailingSlash: true, querystringParser },
+    serverFactory: reads.serverFactory(),
     // Errors the router raises before any hook runs (a broken escape in the path, a path parameter over the
     // router's length limit) get the same error shape and X-Request-ID as everything else.
     frameworkErrors: (error, request, reply) => {
@@ -55,22 +88,18 @@ export async function buildApp({ config, services, logger = false }: AppOptions)
       void sendError(reply, request, known);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  reads.log = logger ?? null;
 
   app.decorateRequest('apiKey', null);
-  app.decorate('limits', limits);
-  app.decorate('hotReads', hot);
-  app.addHook('onClose', async () => app.limits.close());
-  if (hot) {
-    // Fastify logs every request at info; the hot path logs nothing, so it stands aside when that level is on.
-    if (logsInfo(app.log)) hot.close();
-    // While shutting down, Fastify answers (503 on kept-alive connections).
-    app.addHook('preClose', (done) => {
-      hot.close();
-      done();
-    });
-  }
+  app.decorateRequest('principal', null);
+  app.addHook('onClose', async () => limits.close());
+  // While shutting down, Fastify answers (503 on kept-alive connections).
+  app.addHook('preClose', (done) => {
+    reads.close();
+    done();
+  });
   app.setValidatorCompiler(validatorCompiler);
-  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  for (const schema of COMPONENTS) app.addSchema(schema);
   registerErrorHandling(app);
 
   // Hooks that run on every request are callback-style: no promise per request.
@@ -78,6 +107,12 @@ export async function buildApp({ config, services, logger = false }: AppOptions)
     reply.header('x-request-id', request.id);
     done();
   });
+  if (logger) {
+    app.addHook('onResponse', (request, reply, done) => {
+      logRequest(logger, request.id, request.method, request.url, request.ip, reply.statusCode, reply.elapsedTime);
+      done();
+    });
+  }
   // PostgreSQL cannot store NUL or unpaired surrogates: refuse them as client errors before any SQL runs.
   app.addHook('preValidation', (request, _reply, done) => {
     if (urlMayHoldUnstorable(request.url) && (hasUnstorableText(request.query) || hasUnstorableText(request.params))) {
@@ -99,16 +134,26 @@ export async function buildApp({ config, services, logger = false }: AppOptions)
   });
 
   await registerOpenApi(app, config.publicUrl);
-  await registerAdministration(app, config, services);
+  const guard = keyGuard(services.keys, limits);
+  const admin = adminGuards(services, config);
+  const key = { guard, reads };
+  await app.register(loginRoutes(config, services));
   await app.register(healthRoutes(services.db, ''));
   await app.register(healthRoutes(services.db, 'V1'), { prefix: '/api/v1' });
   await app.register(
     async (v1) => {
-      await v1.register(ingestRoutes(services, config.ingestBodyLimit));
-      await v1.register(playerRoutes(services));
-      await v1.register(leaderboardRoutes(services));
-      await v1.register(presenceRoutes(services));
-      await v1.register(seasonRoutes(services));
+      await v1.register(ingestRoutes(services.ingest, guard, config.ingestBodyLimit));
+      await v1.register(playerRoutes({ players: services.players, playerAdmin: services.playerAdmin, key, admin }));
+      await v1.register(leaderboardRoutes(services.leaderboards, key));
+      await v1.register(onlineRoutes(services.online, guard));
+      await v1.register(seasonRoutes(services.seasons, { key: guard, admin }));
+      await v1.register(apiKeyRoutes(services.keys, admin));
+      await v1.register(serverRoutes(services.servers, admin));
+      await v1.register(statRoutes(services.stats, admin));
+      await v1.register(userRoutes(services.users, admin));
+      await v1.register(auditLogRoutes(services.audit, admin));
+      await v1.register(meRoutes(services.setup, admin));
+      await v1.register(setupRoutes(services.setup, admin));
       v1.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api/v1' },

@@ -2,15 +2,15 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
-import { transactionalDb } from './db/types.ts';
 import { AppError } from './errors.ts';
-import type { AuditEntry } from './modules/audit/service.ts';
+import { CLI_ACTOR } from './modules/audit-log/service.ts';
 import { buildServices, type Services } from './services.ts';
 
 /**
- * `npx statboard <command>`: operate a workspace without any UI (DECISIONS, "CLI"). Thin: parse arguments,
- * call the same services as the HTTP routes, print, map errors to exit codes. With `--json` stdout carries
- * exactly one JSON document (errors too) and nothing else.
+ * `npx statboard <command>`: operate a workspace without any UI. Thin: parse arguments into the same request
+ * bodies the admin API takes, call the same service operations (which validate them with the same schemas and
+ * write the same audit records, with the actor `cli`), print, map errors to exit codes. With `--json` stdout
+ * carries exactly one JSON document (errors too) and nothing else.
  */
 
 const USAGE = `Usage: statboard <command> [options] [--json]
@@ -20,14 +20,20 @@ Commands:
   workspace create --name N [--slug S]      create a workspace
   workspace list
   server create --workspace W --hostname H --port P [--name N] [--display-name D] [--disabled]
+  server update --workspace W --server ID --hostname H --port P [--name N] [--display-name D] [--disabled]
   server list --workspace W
   season create --workspace W --name N --slug S [--activate] [--started-at ISO] [--ended-at ISO]
   season activate --workspace W --season ID|SLUG
   season list --workspace W
   key create --workspace W --name N --type client|website|integration --scopes a,b
              [--players uuid,…] [--servers id,…] [--seasons id,…] [--expires-at ISO] [--description D]
+  key update --workspace W --key ID --name N --scopes a,b [same options as create, omitted ones are cleared]
+  key rotate --workspace W --key ID [--grace-seconds S]
   key revoke --workspace W --key ID
   key list --workspace W
+  player update --workspace W --player UUID --public true|false
+  stat update --workspace W --stat KEY [--public true|false] [--display-name D] [--sort-order asc|desc]
+  stat list --workspace W
   bootstrap-token [--ttl-minutes M]         print a new single-use bootstrap token (default 60 minutes)
 
 W is a workspace id or slug. The database is the service's: DATABASE_URL, else the embedded one under DATA_DIR.`;
@@ -42,6 +48,7 @@ const OPTIONS = {
   name: { type: 'string' },
   slug: { type: 'string' },
   workspace: { type: 'string' },
+  server: { type: 'string' },
   hostname: { type: 'string' },
   port: { type: 'string' },
   'display-name': { type: 'string' },
@@ -58,6 +65,11 @@ const OPTIONS = {
   'expires-at': { type: 'string' },
   description: { type: 'string' },
   key: { type: 'string' },
+  'grace-seconds': { type: 'string' },
+  player: { type: 'string' },
+  public: { type: 'string' },
+  stat: { type: 'string' },
+  'sort-order': { type: 'string' },
   'ttl-minutes': { type: 'string' },
 } as const;
 
@@ -77,45 +89,54 @@ function list(value: string | undefined): string[] | undefined {
     .filter((s) => s !== '');
 }
 
-function int(value: string, name: string): number {
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
-  return Number(value);
+/**
+ * A flag's text as the JSON value the request body would hold: whole numbers and true/false become numbers and
+ * booleans, anything else stays text, for the body's schema to judge (and name in its error).
+ */
+function num(value: string | undefined): number | string | undefined {
+  return value !== undefined && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
+}
+
+function bool(value: string | undefined): boolean | string | undefined {
+  return value === 'true' ? true : value === 'false' ? false : value;
 }
 
 type Result = { json: unknown; text: string };
-type Audit = (entry: Omit<AuditEntry, 'actorUserId' | 'actorLabel'>) => Promise<void>;
 
-/**
- * Runs a change in one transaction with its audit record (actor: the CLI), as the admin routes do: both
- * commit or neither.
- */
-function change<T>(services: Services, fn: (s: Services, audit: Audit) => Promise<T>): Promise<T> {
-  return services.db.transaction(async (tx) => {
-    const scoped = buildServices(transactionalDb(tx, services.db.kind), { nextUploadAfterSeconds: 60 });
-    const audit: Audit = async (entry) => {
-      await services.audit.record(tx, { ...entry, actorUserId: null, actorLabel: 'cli' });
-    };
-    return fn(scoped, audit);
-  });
+/** The body of `server create` and `server update` (PUT replaces: omitted settings take their defaults). */
+function serverBody(values: Values) {
+  return {
+    name: values.name,
+    display_name: values['display-name'],
+    hostname: need(values, 'hostname'),
+    port: num(need(values, 'port')),
+    enabled: values.disabled !== true,
+  };
+}
+
+/** The settings of `key create` and `key update`. */
+function keyBody(values: Values) {
+  return {
+    name: need(values, 'name'),
+    scopes: list(need(values, 'scopes')),
+    description: values.description,
+    player_restrictions: list(values.players),
+    server_restrictions: list(values.servers),
+    season_restrictions: list(values.seasons),
+    expires_at: values['expires-at'],
+  };
+}
+
+function serverLine(s: { id: string; hostname: string; port: number; name: string; enabled: boolean }): string {
+  return `${s.id}  ${s.hostname}:${s.port}  ${s.name}${s.enabled ? '' : ' (disabled)'}`;
 }
 
 async function run(services: Services, command: string, values: Values): Promise<Result> {
-  const ws = async () => services.workspaces.resolve(need(values, 'workspace'));
+  const actor = CLI_ACTOR;
+  const ws = async () => (await services.workspaces.resolve(need(values, 'workspace'))).id;
   switch (command) {
-    case 'migrate':
-      throw new Error('unreachable'); // handled before services exist
     case 'workspace create': {
-      const w = await change(services, async (s, audit) => {
-        const created = await s.workspaces.create({ name: need(values, 'name'), slug: values.slug });
-        await audit({
-          workspaceId: created.id,
-          action: 'WORKSPACE_CREATED',
-          targetType: 'workspace',
-          targetId: created.id,
-          after: created,
-        });
-        return created;
-      });
+      const w = await services.workspaces.create(actor, { name: need(values, 'name'), slug: values.slug });
       return { json: { data: w }, text: `Created workspace ${w.name} (${w.slug}) ${w.id}` };
     }
     case 'workspace list': {
@@ -126,128 +147,63 @@ async function run(services: Services, command: string, values: Values): Promise
       };
     }
     case 'server create': {
-      const workspaceId = (await ws()).id;
-      const s = await change(services, async (t, audit) => {
-        const created = await t.servers.create(workspaceId, {
-          name: values.name,
-          display_name: values['display-name'],
-          hostname: need(values, 'hostname'),
-          port: int(need(values, 'port'), 'port'),
-          enabled: values.disabled !== true,
-        });
-        await audit({
-          workspaceId,
-          action: 'SERVER_CREATED',
-          targetType: 'server',
-          targetId: created.id,
-          after: created,
-        });
-        return created;
-      });
-      return {
-        json: { data: s },
-        text: `Registered server ${s.hostname}:${s.port} ${s.id}${s.enabled ? '' : ' (disabled)'}`,
-      };
+      const s = await services.servers.create(actor, await ws(), serverBody(values));
+      return { json: { data: s }, text: `Registered server ${serverLine(s)}` };
+    }
+    case 'server update': {
+      const s = await services.servers.update(actor, await ws(), need(values, 'server'), serverBody(values));
+      return { json: { data: s }, text: `Updated server ${serverLine(s)}` };
     }
     case 'server list': {
-      const all = await services.servers.list((await ws()).id);
-      return {
-        json: { data: all },
-        text:
-          all.map((s) => `${s.id}  ${s.hostname}:${s.port}  ${s.name}${s.enabled ? '' : ' (disabled)'}`).join('\n') ||
-          'No servers.',
-      };
+      const all = await services.servers.list(await ws());
+      return { json: { data: all }, text: all.map(serverLine).join('\n') || 'No servers.' };
     }
     case 'season create': {
-      const workspaceId = (await ws()).id;
-      const s = await change(services, async (t, audit) => {
-        const created = await t.seasons.create(workspaceId, {
-          name: need(values, 'name'),
-          slug: need(values, 'slug'),
-          active: values.activate === true,
-          started_at: values['started-at'],
-          ended_at: values['ended-at'],
-        });
-        await audit({
-          workspaceId,
-          action: 'SEASON_CREATED',
-          targetType: 'season',
-          targetId: created.id,
-          after: created,
-        });
-        return created;
+      const s = await services.seasons.create(actor, await ws(), {
+        name: need(values, 'name'),
+        slug: need(values, 'slug'),
+        active: values.activate === true,
+        started_at: values['started-at'],
+        ended_at: values['ended-at'],
       });
       return { json: { data: s }, text: `Created season ${s.slug} ${s.id}${s.active ? ' (active)' : ''}` };
     }
     case 'season activate': {
-      const workspaceId = (await ws()).id;
-      const season = await change(services, async (t, audit) => {
-        const { season: after, previous } = await t.seasons.activate(workspaceId, need(values, 'season'));
-        await audit({
-          workspaceId,
-          action: 'SEASON_ACTIVATED',
-          targetType: 'season',
-          targetId: after.id,
-          before: previous,
-          after,
-        });
-        return after;
-      });
-      return { json: { data: season }, text: `Activated season ${season.slug} ${season.id}` };
+      const s = await services.seasons.activate(actor, await ws(), need(values, 'season'));
+      return { json: { data: s }, text: `Activated season ${s.slug} ${s.id}` };
     }
     case 'season list': {
-      const all = await services.seasons.list((await ws()).id);
+      const all = await services.seasons.list(await ws());
       return {
         json: { data: all },
         text: all.map((s) => `${s.id}  ${s.slug}  ${s.name}${s.active ? ' (active)' : ''}`).join('\n') || 'No seasons.',
       };
     }
     case 'key create': {
-      const workspaceId = (await ws()).id;
-      const created = await change(services, async (t, audit) => {
-        const made = await t.keys.create(workspaceId, {
-          name: need(values, 'name'),
-          type: need(values, 'type'),
-          scopes: list(need(values, 'scopes')) ?? [],
-          description: values.description ?? null,
-          player_restrictions: list(values.players),
-          server_restrictions: list(values.servers),
-          season_restrictions: list(values.seasons),
-          expires_at: values['expires-at'] ?? null,
-        });
-        await audit({
-          workspaceId,
-          action: 'API_KEY_CREATED',
-          targetType: 'api_key',
-          targetId: made.data.id,
-          after: made.data,
-        });
-        return made;
-      });
+      const k = await services.keys.create(actor, await ws(), { ...keyBody(values), type: need(values, 'type') });
       return {
-        json: created,
-        text: `Created ${created.data.type} key ${created.data.name} ${created.data.id}\nSecret (shown once, store it now):\n${created.secret}`,
+        json: k,
+        text: `Created ${k.data.type} key ${k.data.name} ${k.data.id}\nSecret (shown once, store it now):\n${k.secret}`,
+      };
+    }
+    case 'key update': {
+      const k = await services.keys.update(actor, await ws(), need(values, 'key'), keyBody(values));
+      return { json: { data: k }, text: `Updated key ${k.name} ${k.id}` };
+    }
+    case 'key rotate': {
+      const grace = num(values['grace-seconds']);
+      const k = await services.keys.rotate(actor, await ws(), need(values, 'key'), { grace_seconds: grace });
+      return {
+        json: k,
+        text: `Issued key ${k.data.name} ${k.data.id} in place of ${need(values, 'key')}\nSecret (shown once, store it now):\n${k.secret}`,
       };
     }
     case 'key revoke': {
-      const workspaceId = (await ws()).id;
-      const k = await change(services, async (t, audit) => {
-        const before = await t.keys.get(workspaceId, need(values, 'key'));
-        const after = await t.keys.revoke(workspaceId, before.id);
-        await audit({
-          workspaceId,
-          action: 'API_KEY_REVOKED',
-          targetType: 'api_key',
-          targetId: after.id,
-          before,
-          after,
-        });
-        return after;
-      });
+      const k = await services.keys.revoke(actor, await ws(), need(values, 'key'));
       return { json: { data: k }, text: `Revoked key ${k.name} ${k.id}` };
     }
     case 'key list': {
-      const all = await services.keys.list((await ws()).id);
+      const all = await services.keys.list(await ws());
       return {
         json: { data: all },
         text:
@@ -255,20 +211,30 @@ async function run(services: Services, command: string, values: Values): Promise
           'No keys.',
       };
     }
-    case 'bootstrap-token': {
-      const ttl = values['ttl-minutes'] === undefined ? undefined : int(values['ttl-minutes'], 'ttl-minutes');
-      const t = await change(services, async (scoped, audit) => {
-        const token = await scoped.bootstrap.createToken(ttl);
-        // The token itself never goes into the audit log.
-        await audit({
-          workspaceId: null,
-          action: 'BOOTSTRAP_TOKEN_CREATED',
-          targetType: 'bootstrap_token',
-          targetId: null,
-          after: { expires_at: token.expires_at },
-        });
-        return token;
+    case 'player update': {
+      const p = await services.playerAdmin.update(actor, await ws(), need(values, 'player'), {
+        public: bool(need(values, 'public')),
       });
+      return { json: { data: p }, text: `Player ${p.username} ${p.uuid} is ${p.public ? 'public' : 'hidden'}` };
+    }
+    case 'stat update': {
+      const d = await services.stats.update(actor, await ws(), need(values, 'stat'), {
+        public: bool(values.public),
+        display_name: values['display-name'],
+        sort_order: values['sort-order'],
+      });
+      return { json: { data: d }, text: `Statistic ${d.key}: ${d.public ? 'public' : 'hidden'}, ${d.sort_order}` };
+    }
+    case 'stat list': {
+      const all = await services.stats.list(await ws());
+      return {
+        json: { data: all },
+        text:
+          all.map((d) => `${d.key}  ${d.public ? 'public' : 'hidden'}  ${d.sort_order}`).join('\n') || 'No statistics.',
+      };
+    }
+    case 'bootstrap-token': {
+      const t = await services.setup.createToken(actor, { ttl_minutes: num(values['ttl-minutes']) });
       return { json: t, text: `Bootstrap token (single use, expires ${t.expires_at}):\n${t.token}` };
     }
     default:
@@ -281,13 +247,19 @@ const COMMANDS = new Set([
   'workspace create',
   'workspace list',
   'server create',
+  'server update',
   'server list',
   'season create',
   'season activate',
   'season list',
   'key create',
+  'key update',
+  'key rotate',
   'key revoke',
   'key list',
+  'player update',
+  'stat update',
+  'stat list',
   'bootstrap-token',
 ]);
 

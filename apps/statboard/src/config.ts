@@ -15,7 +15,7 @@ export interface Config {
   readonly logLevel: string;
   /** Seconds returned to clients in `next_upload_after`. */
   readonly nextUploadAfterSeconds: number;
-  /** Maximum ingest body in bytes (DECISIONS: 1 MiB). */
+  /** Maximum ingest body in bytes (1 MiB). */
   readonly ingestBodyLimit: number;
   /** Size of the pg pool. */
   readonly databasePoolSize: number;
@@ -27,11 +27,6 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Failed authentications per minute per client IP before 429 (0: no limit). */
   readonly authFailureLimitPerMinute: number;
-  /**
-   * Cached leaderboards and player statistics answered before Fastify routes the request (HOT_READS, default
-   * on; used only while per-request logging is off and the rate limiter is in-process: src/http/hot-reads.ts).
-   */
-  readonly hotReads: boolean;
   /** Bytes of cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB; 0: none, every read is a query). */
   readonly playerCacheBytes: number;
 }
@@ -62,15 +57,6 @@ function intVar(env: Env, name: string, def: number, min: number, max: number, p
  * so that every player of a 1 M stat-row workspace (10,000 × 100) stays cached once read.
  */
 export const DEFAULT_PLAYER_CACHE_MB = 128;
-
-function boolVar(env: Env, name: string, def: boolean, problems: string[]): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  if (raw === '1' || raw === 'true') return true;
-  if (raw === '0' || raw === 'false') return false;
-  problems.push(`${name} must be 1, 0, true or false, got '${raw}'`);
-  return def;
-}
 
 function str(env: Env, name: string): string | null {
   const v = env[name];
@@ -123,7 +109,6 @@ export function loadConfig(env: Env = process.env): Config {
   const sessionMaxHours = intVar(env, 'SESSION_MAX_HOURS', 12, 1, 8_760, problems);
   const rateLimitPerMinute = intVar(env, 'RATE_LIMIT_PER_MINUTE', 6_000, 0, 10_000_000, problems);
   const authFailureLimitPerMinute = intVar(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 300, 0, 10_000_000, problems);
-  const hotReads = boolVar(env, 'HOT_READS', true, problems);
   const playerCacheMb = intVar(env, 'PLAYER_CACHE_MB', DEFAULT_PLAYER_CACHE_MB, 0, 65_536, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -144,7 +129,6 @@ export function loadConfig(env: Env = process.env): Config {
     sessionMaxHours,
     rateLimitPerMinute,
     authFailureLimitPerMinute,
-    hotReads,
     playerCacheBytes: playerCacheMb * 1024 * 1024,
   });
 }

@@ -1,9 +1,10 @@
+import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { CHANGE_CHANNEL, ChangeBus } from './cache/bus.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
-import { ensureStartupBootstrapToken } from './modules/bootstrap/startup.ts';
+import { ensureStartupBootstrapToken } from './modules/setup/startup.ts';
 import { buildServices } from './services.ts';
 
 /** loadConfig → open and migrate the database → buildApp → listen; SIGTERM/SIGINT close gracefully. */
@@ -28,34 +29,34 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = { level: config.logLevel };
+  // Log lines are written to stdout asynchronously: a request never waits for its access line to be written,
+  // and lines that come together are written together. What is still buffered is written at exit.
+  const logger = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false }));
   // Several instances share a PostgreSQL server: caches are invalidated across them with LISTEN/NOTIFY.
-  if (config.databaseUrl !== null) {
-    db.changes = await ChangeBus.postgres(config.databaseUrl, async (payload) => {
-      await db.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]);
-    });
-  }
-  const services = buildServices(db, config);
+  const bus =
+    config.databaseUrl === null
+      ? ChangeBus.local()
+      : await ChangeBus.postgres(config.databaseUrl, async (payload) => {
+          await db.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]);
+        });
+  const services = buildServices(db, config, { bus });
   const app = await buildApp({ config, services, logger });
   const { applied } = await migrate(db);
-  if (applied.length > 0) app.log.info({ applied }, 'database migrated');
-  app.log.info(
-    { database: db.kind === 'pg' ? 'postgresql' : `embedded (PGlite) in ${config.dataDir}` },
-    'database ready',
-  );
-  await ensureStartupBootstrapToken(services, config, app.log);
+  if (applied.length > 0) logger.info({ applied }, 'database migrated');
+  logger.info({ database: db.kind === 'pg' ? 'postgresql' : `embedded (PGlite) in ${config.dataDir}` }, 'database ready');
+  await ensureStartupBootstrapToken(services, config, logger);
 
   let closing = false;
   const close = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
       await app.close();
       await services.flush();
-      await db.changes?.close();
+      await bus.close();
       await db.close();
     } finally {
       process.exit(0);

@@ -1,22 +1,27 @@
 import { ChangeBus } from './cache/bus.ts';
+import { Changes } from './cache/changes.ts';
 import type { Config } from './config.ts';
-import type { Db } from './db/types.ts';
-import { AuditService } from './modules/audit/service.ts';
-import { BootstrapService } from './modules/bootstrap/service.ts';
+import { type Db, transactionalDb } from './db/types.ts';
+import { KeyService } from './modules/api-keys/service.ts';
+import { AuditService } from './modules/audit-log/service.ts';
 import { IngestService } from './modules/ingest/service.ts';
-import { KeyService } from './modules/keys/service.ts';
 import { LeaderboardService } from './modules/leaderboards/service.ts';
+import { OnlineService } from './modules/online/service.ts';
 import { PlayerAdminService } from './modules/players/admin-service.ts';
 import { PlayerService } from './modules/players/service.ts';
-import { PresenceService } from './modules/presence/service.ts';
 import { SeasonService } from './modules/seasons/service.ts';
 import { ServerService } from './modules/servers/service.ts';
 import { type Clock, SessionService } from './modules/sessions/service.ts';
-import { StatDefinitionService } from './modules/stat-definitions/service.ts';
+import { SetupService } from './modules/setup/service.ts';
+import { StatDefinitionService } from './modules/stats/service.ts';
 import { UserService } from './modules/users/service.ts';
 import { WorkspaceService } from './modules/workspaces/service.ts';
 
-/** The service layer: HTTP routes and the CLI both call these, nothing is implemented twice. */
+/**
+ * The service layer: HTTP routes and the CLI only translate to these. Every change (keys, servers, seasons,
+ * players, statistic definitions, users, workspaces, bootstrap) is one operation that takes its actor and
+ * writes its own audit record in the transaction of the change.
+ */
 export interface Services {
   readonly db: Db;
   readonly workspaces: WorkspaceService;
@@ -24,51 +29,71 @@ export interface Services {
   readonly servers: ServerService;
   readonly seasons: SeasonService;
   readonly players: PlayerService;
+  readonly playerAdmin: PlayerAdminService;
+  readonly stats: StatDefinitionService;
   readonly leaderboards: LeaderboardService;
-  readonly presence: PresenceService;
+  readonly online: OnlineService;
   readonly ingest: IngestService;
-  readonly bootstrap: BootstrapService;
+  readonly setup: SetupService;
   readonly users: UserService;
   readonly sessions: SessionService;
   readonly audit: AuditService;
-  readonly statDefinitions: StatDefinitionService;
-  readonly playerAdmin: PlayerAdminService;
+  /**
+   * Runs `fn` with the same services built on one transaction: what they change commits together or not at
+   * all, their reads see their own writes (no caches), and caches hear of the changes after the commit.
+   */
+  transaction<T>(fn: (tx: Services) => Promise<T>): Promise<T>;
   /** Writes what is buffered in memory (key last-use times). */
   flush(): Promise<void>;
 }
 
-export function buildServices(
-  db: Db,
-  config: Pick<Config, 'nextUploadAfterSeconds'> &
-    Partial<Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours' | 'playerCacheBytes'>>,
-  options: { clock?: Clock } = {},
-): Services {
-  // One process without a shared bus (PGlite, the CLI, tests): caches are invalidated in-process only.
-  db.changes ??= ChangeBus.local();
-  const keys = new KeyService(db);
-  const servers = new ServerService(db);
-  const seasons = new SeasonService(db);
-  const workspaces = new WorkspaceService(db);
-  return {
-    db,
-    workspaces,
-    keys,
-    servers,
-    seasons,
-    players: new PlayerService(db, seasons, config.playerCacheBytes),
-    leaderboards: new LeaderboardService(db, seasons),
-    presence: new PresenceService(db),
-    ingest: new IngestService(db, servers, seasons, config.nextUploadAfterSeconds),
-    bootstrap: new BootstrapService(db, workspaces),
-    users: new UserService(db),
-    sessions: new SessionService(
-      db,
-      { sessionIdleMinutes: config.sessionIdleMinutes ?? 120, sessionMaxHours: config.sessionMaxHours ?? 12 },
-      options.clock,
-    ),
-    audit: new AuditService(db),
-    statDefinitions: new StatDefinitionService(db),
-    playerAdmin: new PlayerAdminService(db),
-    flush: () => keys.flushLastUsed(),
+/** The settings the services use. */
+export type ServiceConfig = Pick<
+  Config,
+  'nextUploadAfterSeconds' | 'sessionIdleMinutes' | 'sessionMaxHours' | 'playerCacheBytes'
+>;
+
+export interface ServiceOptions {
+  /** The change bus shared with other instances (LISTEN/NOTIFY); default: this process only. */
+  bus?: ChangeBus;
+  /** Time for admin sessions (tests move it). */
+  clock?: Clock;
+}
+
+/**
+ * The one composition root of the service layer, for the server, the CLI and the tests. Caches are kept on the
+ * main handle only; `transaction` builds the same services again on the transaction, without caches.
+ */
+export function buildServices(db: Db, config: ServiceConfig, options: ServiceOptions = {}): Services {
+  const bus = options.bus ?? ChangeBus.local();
+  const build = (handle: Db, caching: boolean): Services => {
+    const changes = new Changes(bus, caching);
+    const audit = new AuditService(handle);
+    const keys = new KeyService(handle, changes, audit);
+    const servers = new ServerService(handle, changes, audit);
+    const seasons = new SeasonService(handle, changes, audit);
+    const workspaces = new WorkspaceService(handle, audit);
+    const users = new UserService(handle, audit);
+    const services: Services = {
+      db: handle,
+      workspaces,
+      keys,
+      servers,
+      seasons,
+      players: new PlayerService(handle, changes, seasons, config.playerCacheBytes),
+      playerAdmin: new PlayerAdminService(handle, changes, audit),
+      stats: new StatDefinitionService(handle, changes, audit),
+      leaderboards: new LeaderboardService(handle, changes, seasons),
+      online: new OnlineService(handle),
+      ingest: new IngestService(handle, bus, servers, seasons, config.nextUploadAfterSeconds),
+      setup: new SetupService(handle, workspaces, users, audit),
+      users,
+      sessions: new SessionService(handle, config, options.clock),
+      audit,
+      transaction: (fn) => handle.transaction((tx) => fn(build(transactionalDb(tx, db.kind), false))),
+      flush: () => keys.flushLastUsed(),
+    };
+    return services;
   };
+  return build(db, true);
 }

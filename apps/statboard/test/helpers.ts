@@ -7,7 +7,7 @@ import { migrate } from '#src/db/migrate.ts';
 import { openPg } from '#src/db/pg.ts';
 import { openPglite } from '#src/db/pglite.ts';
 import type { Db } from '#src/db/types.ts';
-import type { Scope } from '#src/modules/keys/scopes.ts';
+import type { Scope } from '#src/modules/api-keys/scopes.ts';
 import { buildServices, type Services } from '#src/services.ts';
 
 /** Which database the suite runs on: PGlite in memory, or a fresh database on TEST_DATABASE_URL's server. */

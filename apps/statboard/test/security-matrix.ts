@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '#src/modules/keys/scopes.ts';
-import { SCOPES } from '#src/modules/keys/scopes.ts';
+import type { Scope } from '#src/modules/api-keys/scopes.ts';
+import { SCOPES } from '#src/modules/api-keys/scopes.ts';
 import { type Fixture, modBatch, seedWorkspace, type TestContext } from './helpers.ts';
 import { expectError, snapshotDb } from './http/support.ts';
 

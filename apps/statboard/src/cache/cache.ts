@@ -1,4 +1,3 @@
-import type { Queryable } from '#src/db/types.ts';
 import type { ChangeBus } from './bus.ts';
 
 interface Entry<V> {
@@ -154,17 +153,4 @@ export class Cache<K, V> {
   get stats(): { entries: number; bytes: number } {
     return { entries: this.map.size, bytes: this.bytes };
   }
-}
-
-/**
- * A cache for a service built on the main database handle; null for one built on a transaction (reads inside a
- * transaction must see its own writes) or on a database without a change bus.
- */
-export function cacheFor<K, V>(
-  db: Queryable,
-  ttlMs: number,
-  maxEntries: number,
-  budget: ByteBudget<V> | null = null,
-): Cache<K, V> | null {
-  return db.changes && !db.afterCommit ? new Cache<K, V>(db.changes, ttlMs, maxEntries, budget) : null;
 }

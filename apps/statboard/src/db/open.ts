@@ -55,13 +55,13 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   const unlock = await lockDataDir(config.dataDir);
   try {
     const db = await openPglite(dir);
-    const closeDb = db.close;
-    // Patched in place: transactions refer to this very object (its `changes`), a copy would lose it.
-    db.close = async () => {
-      await closeDb();
-      await unlock();
+    return {
+      ...db,
+      close: async () => {
+        await db.close();
+        await unlock();
+      },
     };
-    return db;
   } catch (err) {
     await unlock();
     throw err;

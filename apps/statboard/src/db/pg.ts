@@ -23,9 +23,8 @@ function prepared(text: string, values: readonly unknown[] | undefined): pg.Quer
   return { name, text, values: values as unknown[] | undefined };
 }
 
-function wrap(client: pg.PoolClient, db: Db, hooks: (() => void)[]): Queryable {
+function wrap(client: pg.PoolClient, hooks: (() => void)[]): Queryable {
   return {
-    changes: db.changes,
     afterCommit: (fn) => hooks.push(fn),
     async query<T>(sql: string, params?: readonly unknown[]) {
       const res = await client.query(prepared(sql, params));
@@ -57,7 +56,7 @@ export function openPg(connectionString: string, poolSize = 10): Db {
       const hooks: (() => void)[] = [];
       try {
         await client.query('BEGIN');
-        const out = await fn(wrap(client, db, hooks));
+        const out = await fn(wrap(client, hooks));
         await client.query('COMMIT');
         for (const h of hooks) h();
         return out;

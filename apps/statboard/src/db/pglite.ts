@@ -27,7 +27,7 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
     transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       return lock.run(async () => {
         const hooks: (() => void)[] = [];
-        const tx: Queryable = { ...direct, changes: self.changes, afterCommit: (h) => hooks.push(h) };
+        const tx: Queryable = { ...direct, afterCommit: (h) => hooks.push(h) };
         await db.exec('BEGIN');
         try {
           const out = await fn(tx);

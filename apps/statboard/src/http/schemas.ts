@@ -23,16 +23,14 @@ export const Player = Type.Object(
   { $id: 'Player' },
 );
 
-const NullableDateTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
-
 export const Season = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     name: Type.String(),
     slug: Type.String(),
     active: Type.Boolean(),
-    started_at: NullableDateTime,
-    ended_at: NullableDateTime,
+    started_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    ended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },
   { $id: 'Season' },
 );
@@ -79,5 +77,41 @@ function describe(status: number): string {
   }
 }
 
-/** Every key route answers these besides its own. */
-export const KEY_ROUTE_ERRORS = [401, 403, 429] as const;
+/** Error responses of admin routes, described for the session cookie rather than an API key. */
+export function adminErrors(...statuses: number[]): Record<number, TSchema> {
+  const out = errorResponses(...statuses);
+  const describe: Record<number, string> = {
+    401: 'No session (UNAUTHENTICATED), or an invalid API key was sent (INVALID_API_KEY)',
+    403: 'An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN)',
+    409: 'Conflict (CONFLICT)',
+  };
+  for (const s of statuses) {
+    const d = describe[s];
+    if (d !== undefined && out[s]) out[s] = { ...out[s], description: d } as TSchema;
+  }
+  return out;
+}
+
+/** The OpenAPI security of admin routes: the session cookie. */
+export const SESSION_SECURITY = [{ sessionCookie: [] }];
+
+/** What the admin routes share in their OpenAPI description. */
+export const ADMIN_DOC = { tags: ['Admin'], security: SESSION_SECURITY };
+
+/** Shapes admin records share. */
+export const Uuid = Type.String({ format: 'uuid' });
+export const DateTime = Type.String({ format: 'date-time' });
+export const NullableDateTime = Type.Union([DateTime, Type.Null()]);
+export const NullableString = (opts: object = {}) => Type.Union([Type.String(opts), Type.Null()]);
+
+/** A `{data: …}` envelope. */
+export function data<T extends TSchema>(schema: T) {
+  return Type.Object({ data: schema });
+}
+
+/** The query of paged lists: `page` from 1, `per_page` 1–100 (default 50). */
+export const PageQuery = Type.Object({
+  // Ajv's integer check lets `Infinity` through (a 500 when the page is echoed): bound it.
+  page: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 }),
+  per_page: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+});

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERRORS, type ErrorCode, type ErrorDetails } from '#src/errors.ts';
-import { detailsFromAjv } from './validation.ts';
+import { detailsFromAjv } from '#src/lib/validation.ts';
 
 interface WireError {
   error: { code: ErrorCode; message: string; request_id: string; details?: ErrorDetails };

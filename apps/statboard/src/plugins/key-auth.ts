@@ -1,20 +1,13 @@
 import type { FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { AppError } from '#src/errors.ts';
-import type { HotReads } from '#src/http/hot-reads.ts';
-import type { Scope } from '#src/modules/keys/scopes.ts';
-import type { KeyService } from '#src/modules/keys/service.ts';
-import type { AuthKey } from '#src/modules/keys/types.ts';
+import type { Scope } from '#src/modules/api-keys/scopes.ts';
+import type { KeyService } from '#src/modules/api-keys/service.ts';
+import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import type { RequestLimits } from './rate-limit.ts';
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    /** Request limits (set by buildApp). */
-    limits: RequestLimits;
-    /** The hot read path in front of Fastify, or null when off (set by buildApp). */
-    hotReads: HotReads | null;
-  }
   interface FastifyRequest {
-    /** The verified API key of a key route (set by `requireKey`). */
+    /** The verified API key of a key route (set by the key guard). */
     apiKey: AuthKey | null;
   }
 }
@@ -34,56 +27,67 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 /**
- * onRequest hook of key routes: runs before the body is read, so a bad key is 401 and a missing scope 403
- * whatever the body holds (DECISIONS, order of checks). Callback-style and synchronous while the key is cached
- * and the rate limiter is in-process: the hot path of every API request allocates no promise.
+ * The rule of every key route: no usable key is 401 INVALID_API_KEY, a key without the route's scope 403
+ * INSUFFICIENT_SCOPE; null when the key may call the route.
  */
-export function requireKey(keys: KeyService, scope: Scope): onRequestHookHandler {
-  const admit = (request: FastifyRequest, key: AuthKey | null, done: HookHandlerDoneFunction): void => {
-    if (!key) {
-      request.server.limits
-        .authFailure(request)
-        .then(
-          () =>
-            done(new AppError('INVALID_API_KEY', undefined, undefined, { headers: { 'WWW-Authenticate': 'Bearer' } })),
-          done,
+export function keyRefusal(key: AuthKey | null, scope: Scope): AppError | null {
+  if (!key) return new AppError('INVALID_API_KEY', undefined, undefined, { headers: { 'WWW-Authenticate': 'Bearer' } });
+  if (!key.scopes.has(scope)) return new AppError('INSUFFICIENT_SCOPE', `The API key lacks the scope ${scope}.`);
+  return null;
+}
+
+/** The onRequest hook of key routes that require `scope`. */
+export type KeyGuard = (scope: Scope) => onRequestHookHandler;
+
+/**
+ * The key guard: runs before the body is read, so a bad key is 401 and a missing scope 403 whatever the body
+ * holds; then the key's request counts against its rate limit. Callback-style and synchronous while the key is
+ * cached and the rate limiter is in-process: the hot path of every API request allocates no promise.
+ */
+export function keyGuard(keys: KeyService, limits: RequestLimits): KeyGuard {
+  return (scope) => {
+    const admit = (request: FastifyRequest, key: AuthKey | null, done: HookHandlerDoneFunction): void => {
+      const refusal = keyRefusal(key, scope);
+      if (!key) {
+        // Failed authentications count against the client's address (slows down guessing).
+        limits.authFailure(request).then(() => done(refusal!), done);
+        return;
+      }
+      if (refusal) {
+        done(refusal);
+        return;
+      }
+      let counted: undefined | Promise<void>;
+      try {
+        counted = limits.keyRequest(key.id);
+      } catch (err) {
+        done(err as Error);
+        return;
+      }
+      request.apiKey = key;
+      if (counted) counted.then(() => done(), done);
+      else done();
+    };
+    return (request, _reply, done) => {
+      const token = bearerToken(request);
+      if (token === null) {
+        admit(request, null, done);
+        return;
+      }
+      const verified = keys.verify(token);
+      if (verified instanceof Promise) {
+        verified.then(
+          (key) => admit(request, key, done),
+          (err: Error) => done(err),
         );
-      return;
-    }
-    if (!key.scopes.has(scope)) {
-      done(new AppError('INSUFFICIENT_SCOPE', `The API key lacks the scope ${scope}.`));
-      return;
-    }
-    let counted: undefined | Promise<void>;
-    try {
-      counted = request.server.limits.keyRequest(key.id);
-    } catch (err) {
-      done(err as Error);
-      return;
-    }
-    request.apiKey = key;
-    if (counted) counted.then(() => done(), done);
-    else done();
-  };
-  return (request, _reply, done) => {
-    const token = bearerToken(request);
-    if (token === null) {
-      admit(request, null, done);
-      return;
-    }
-    const verified = keys.verify(token);
-    if (verified instanceof Promise) {
-      verified.then(
-        (key) => admit(request, key, done),
-        (err: Error) => done(err),
-      );
-    } else {
-      admit(request, verified, done);
-    }
+      } else {
+        admit(request, verified, done);
+      }
+    };
   };
 }
 
-/** The key a `requireKey` hook verified; only call from key routes. */
+/** The key the key guard verified; only call from key routes. */
 export function keyOf(request: FastifyRequest): AuthKey {
   if (!request.apiKey) throw new AppError('INVALID_API_KEY');
   return request.apiKey;

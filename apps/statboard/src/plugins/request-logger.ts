@@ -1,10 +1,4 @@
-import {
-  type FastifyBaseLogger,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-  LogController,
-} from 'fastify';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 
 type Method = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 type Bindings = Record<string, unknown>;
@@ -13,10 +7,27 @@ type ChildLoggerOptions = Parameters<FastifyBaseLogger['child']>[1];
 type Logger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
 
 /**
+ * The access log: one line per request, written when it has been answered, at info (`LOG_LEVEL=warn` turns it
+ * off). Both the fast read path and Fastify write it through here, so every request has the same line.
+ */
+export function logRequest(
+  log: FastifyBaseLogger,
+  reqId: string,
+  method: string | undefined,
+  url: string | undefined,
+  ip: string | undefined,
+  statusCode: number,
+  ms: number,
+): void {
+  if (!(log as Partial<Logger>).isLevelEnabled?.('info')) return;
+  log.info({ reqId, method, url, ip, statusCode, responseTime: Math.round(ms * 100) / 100 }, 'request completed');
+}
+
+/**
  * The per-request logger (`request.log`), made lazily. Fastify gives every request a pino child bound to its
- * request id; making one costs several microseconds per request even when nothing is ever logged at an enabled
- * level (the usual case at `warn`). This one makes the real child on the first enabled log call only, so log
- * lines are exactly what the default would write.
+ * request id; making one costs several microseconds per request even when nothing is logged through it (the
+ * usual case: the access line is written by `logRequest`). This one makes the real child on the first enabled
+ * log call only, so log lines are exactly what the default would write.
  */
 class LazyRequestLogger {
   #child: Logger | null = null;
@@ -80,24 +91,3 @@ export const lazyChildLogger: NonNullable<FastifyServerOptions['childLoggerFacto
   typeof (logger as Partial<Logger>).isLevelEnabled === 'function'
     ? (new LazyRequestLogger(logger as Logger, bindings, opts) as unknown as FastifyBaseLogger)
     : logger.child(bindings, opts); // no pino (logging off): its child is already free
-
-/** Whether `logger` writes info lines (Fastify's per-request lines); false for the null logger of `logger: false`. */
-export function logsInfo(logger: unknown): boolean {
-  return (logger as Partial<Logger>).isLevelEnabled?.('info') ?? false;
-}
-
-/**
- * Fastify's `logController`: its per-request lines ("incoming request", "request completed") are info-level, and
- * Fastify builds their objects and reads the clock for each request even when info is off (the usual `warn`).
- * This one skips them when the request's logger would drop them anyway; what is written is unchanged, and an
- * errored request is still logged at error level.
- */
-export class LevelAwareLogController extends LogController {
-  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
-    if (logsInfo(request.log)) super.incomingRequest(request, reply);
-  }
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error || logsInfo(request.log)) super.requestCompleted(error, request, reply);
-  }
-}

@@ -1,10 +1,12 @@
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Config } from '#src/config.ts';
 import { AppError } from '#src/errors.ts';
-import type { Permission } from '#src/modules/users/roles.ts';
-import { allows, type Role } from '#src/modules/users/roles.ts';
-import type { Principal } from '#src/modules/users/service.ts';
-import type { Services } from '#src/services.ts';
+import type { KeyService } from '#src/modules/api-keys/service.ts';
+import type { Actor } from '#src/modules/audit-log/service.ts';
+import type { SessionService } from '#src/modules/sessions/service.ts';
+import { allows, type Permission, type Role } from '#src/modules/users/roles.ts';
+import type { Principal, UserService } from '#src/modules/users/service.ts';
 import { bearerToken } from './key-auth.ts';
 
 declare module 'fastify' {
@@ -49,27 +51,60 @@ export function assertSameOrigin(request: FastifyRequest, publicUrl: string): vo
   }
 }
 
-/**
- * onRequest hook of admin routes: they accept only the session cookie. A valid API key is 403, an invalid
- * one 401 INVALID_API_KEY, no session 401 UNAUTHENTICATED; then the Origin of state-changing requests.
- */
-export function requireSession(services: Services, config: Pick<Config, 'publicUrl'>): onRequestAsyncHookHandler {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
+/** What the admin guards look up: keys (to refuse them), sessions and users. */
+export interface GuardServices {
+  keys: KeyService;
+  sessions: SessionService;
+  users: UserService;
+}
+
+/** The onRequest hooks of admin routes, built once by the app. */
+export interface AdminGuards {
+  /**
+   * Makes `app` (an encapsulated plugin) an admin scope: cookies are parsed there (and only there: key routes
+   * never read them, and parsing costs every request), and every route needs a session.
+   */
+  enter(app: FastifyInstance): Promise<void>;
+  /**
+   * Every admin route: only the session cookie is accepted. A valid API key is 403, an invalid one 401
+   * INVALID_API_KEY, no session 401 UNAUTHENTICATED; then the Origin of state-changing requests.
+   */
+  session: onRequestAsyncHookHandler;
+  /** After `session`, before the body is read: the user needs a role that grants `permission` (no role: 403). */
+  allow(permission: Permission): onRequestAsyncHookHandler;
+}
+
+export function adminGuards(services: GuardServices, config: Pick<Config, 'publicUrl'>): AdminGuards {
+  const session: onRequestAsyncHookHandler = async (request: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(request);
     if (token !== null) {
       const key = await services.keys.verify(token);
       if (key) throw new AppError('FORBIDDEN', 'Admin routes accept only a signed-in session, not an API key.');
       throw new AppError('INVALID_API_KEY', undefined, undefined, { headers: { 'WWW-Authenticate': 'Bearer' } });
     }
-    const session = await services.sessions.resolve(request.cookies[SESSION_COOKIE]);
-    const principal = session ? await services.users.principal(session.userId) : null;
+    const found = await services.sessions.resolve(request.cookies[SESSION_COOKIE]);
+    const principal = found ? await services.users.principal(found.userId) : null;
     if (!principal) throw new AppError('UNAUTHENTICATED');
     assertSameOrigin(request, config.publicUrl);
     request.principal = principal;
   };
+  const allow = (permission: Permission): onRequestAsyncHookHandler => {
+    return async (request: FastifyRequest) => {
+      const p = principalOf(request);
+      if (p.role === null || p.workspaceId === null) {
+        throw new AppError('FORBIDDEN', 'You have no role in a workspace. Ask an owner or admin to grant you one.');
+      }
+      if (!allows(p.role, permission)) throw new AppError('FORBIDDEN', `Your role (${p.role}) does not allow this.`);
+    };
+  };
+  const enter = async (app: FastifyInstance) => {
+    await app.register(cookie);
+    app.addHook('onRequest', session);
+  };
+  return { enter, session, allow };
 }
 
-/** The signed-in user; only call from routes behind `requireSession`. */
+/** The signed-in user; only call from routes behind the session guard. */
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new AppError('UNAUTHENTICATED');
   return request.principal;
@@ -81,20 +116,14 @@ export interface Member extends Principal {
   role: Role;
 }
 
-/** onRequest hook after `requireSession` (before the body is read): the user needs a role that grants `permission` (no role at all: 403). */
-export function requirePermission(permission: Permission): onRequestAsyncHookHandler {
-  return async (request: FastifyRequest) => {
-    const p = principalOf(request);
-    if (p.role === null || p.workspaceId === null) {
-      throw new AppError('FORBIDDEN', 'You have no role in a workspace. Ask an owner or admin to grant you one.');
-    }
-    if (!allows(p.role, permission)) throw new AppError('FORBIDDEN', `Your role (${p.role}) does not allow this.`);
-  };
-}
-
-/** The member a `requirePermission` hook admitted. */
+/** The member an `allow` guard admitted. */
 export function memberOf(request: FastifyRequest): Member {
   const p = principalOf(request);
   if (p.role === null || p.workspaceId === null) throw new AppError('FORBIDDEN');
   return p as Member;
+}
+
+/** The signed-in user as the actor of a change: who, from which address, in which request. */
+export function actorOf(request: FastifyRequest): Actor {
+  return { userId: principalOf(request).userId, label: null, ip: request.ip, requestId: request.id };
 }

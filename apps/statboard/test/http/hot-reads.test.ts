@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#src/app.ts';
 import type { HotReads } from '#src/http/hot-reads.ts';
 import { simpleQuery } from '#src/http/hot-reads.ts';
-import type { CreateKeyInput } from '#src/modules/keys/types.ts';
+import type { CreateKeyInput } from '#src/modules/api-keys/types.ts';
 import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext, testConfig } from '../helpers.ts';
 import { ingestOk, mutate, uuid } from './support.ts';
 

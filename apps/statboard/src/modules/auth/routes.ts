@@ -5,9 +5,9 @@ import type { FastifyReply } from 'fastify';
 import type { Config } from '#src/config.ts';
 import { AppError } from '#src/errors.ts';
 import { errorResponses } from '#src/http/schemas.ts';
-import { LOGIN_TTL_MS } from '#src/modules/sessions/service.ts';
+import { LOGIN_TTL_MS, type SessionService } from '#src/modules/sessions/service.ts';
+import type { UserService } from '#src/modules/users/service.ts';
 import { assertSameOrigin, SESSION_COOKIE } from '#src/plugins/session-auth.ts';
-import type { Services } from '#src/services.ts';
 import type { OidcClient } from './oidc.ts';
 import { sendAuthError } from './pages.ts';
 import { safeReturnTo } from './return-to.ts';
@@ -15,9 +15,15 @@ import { safeReturnTo } from './return-to.ts';
 /** Short-lived cookie naming the login in progress (its state, nonce and PKCE verifier are in the database). */
 export const LOGIN_COOKIE = 'statboard_login';
 
+/** What login uses: admin sessions and users. */
+export interface AuthServices {
+  sessions: SessionService;
+  users: UserService;
+}
+
 export interface AuthDeps {
   config: Config;
-  services: Services;
+  services: AuthServices;
   /** null: login is unavailable, for `unavailableReason`. */
   oidc: OidcClient | null;
   unavailableReason: string;
@@ -27,7 +33,7 @@ function cookieBase(config: Config): CookieSerializeOptions {
   return { httpOnly: true, sameSite: 'lax', secure: config.publicUrl.startsWith('https:') };
 }
 
-/** `GET /auth/login`, `GET /auth/callback`, `POST /auth/logout` (DECISIONS, "Login"; outside /api/v1). */
+/** `GET /auth/login`, `GET /auth/callback`, `POST /auth/logout` (outside /api/v1). */
 export function authRoutes({ config, services, oidc, unavailableReason }: AuthDeps): FastifyPluginAsyncTypebox {
   const base = cookieBase(config);
   const loginCookie: CookieSerializeOptions = { ...base, path: '/auth', maxAge: LOGIN_TTL_MS / 1000 };

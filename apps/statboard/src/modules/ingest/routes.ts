@@ -2,18 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '#src/errors.ts';
 import { errorResponses } from '#src/http/schemas.ts';
-import { keyOf, requireKey } from '#src/plugins/key-auth.ts';
-import type { Services } from '#src/services.ts';
+import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
 import { IngestBatchBody, IngestBatchResponse } from './schemas.ts';
+import type { IngestService } from './service.ts';
 
-export function ingestRoutes(services: Services, bodyLimit: number): FastifyPluginAsyncTypebox {
+/** `POST /ingest/batch`: the mod's uploads. */
+export function ingestRoutes(ingest: IngestService, guard: KeyGuard, bodyLimit: number): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/ingest/batch',
       {
         bodyLimit,
-        onRequest: requireKey(services.keys, 'ingest:write'),
-        // DECISIONS, order of checks: a wrong content type is 400 before the body is read (so before 413), and
+        onRequest: guard('ingest:write'),
+        // Order of checks: a wrong content type is 400 before the body is read (so before 413), and
         // Fastify's built-in text/plain parser must not turn such a body into a schema error (422).
         preParsing: async (request, _reply, payload) => {
           const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -38,7 +39,7 @@ export function ingestRoutes(services: Services, bodyLimit: number): FastifyPlug
         },
       },
       async (request) => {
-        const result = await services.ingest.ingest(keyOf(request), request.body);
+        const result = await ingest.ingest(keyOf(request), request.body);
         return { ...result, request_id: request.id };
       },
     );

@@ -1,7 +1,8 @@
+import type { ChangeBus } from '#src/cache/bus.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { parseRfc3339 } from '#src/lib/rfc3339.ts';
-import type { AuthKey } from '#src/modules/keys/types.ts';
+import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
 import type { IngestBatchBody } from './schemas.ts';
@@ -31,7 +32,7 @@ export interface IngestResult {
 }
 
 /**
- * Ingest of one batch, with the checks in DECISIONS' order after the schema: player restriction 403, server
+ * Ingest of one batch, with the checks in the documented order after the schema: player restriction 403, server
  * 404/403, active season 404/403. Then the batch is written (one transaction, possibly shared with concurrent
  * batches) and only then answered: a 200 means durable.
  */
@@ -40,11 +41,12 @@ export class IngestService {
 
   constructor(
     db: Db,
+    bus: ChangeBus,
     private readonly servers: ServerService,
     private readonly seasons: SeasonService,
     private readonly nextUploadAfter: number,
   ) {
-    this.writer = new IngestWriter(db, db.kind === 'pglite' ? 1 : 2);
+    this.writer = new IngestWriter(db, bus, db.kind === 'pglite' ? 1 : 2);
   }
 
   async ingest(key: AuthKey, body: IngestBatchBody): Promise<IngestResult> {

@@ -1,4 +1,4 @@
-import { CHANGE_CHANNEL, type Change } from '#src/cache/bus.ts';
+import { CHANGE_CHANNEL, type Change, type ChangeBus } from '#src/cache/bus.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { sqlState } from '#src/lib/pg-errors.ts';
 import * as repo from './repo.ts';
@@ -53,6 +53,7 @@ export class IngestWriter {
 
   constructor(
     private readonly db: Db,
+    private readonly bus: ChangeBus,
     private readonly slots: number,
   ) {}
 
@@ -124,12 +125,9 @@ export class IngestWriter {
         for (const [w, ids] of learned) for (const [k, id] of ids) remember(this.definitionIds, w, k, id);
         // After the commit and before any batch of the group is answered: a client that reads right after its
         // 200 sees its own values.
-        const bus = this.db.changes;
-        if (bus) {
-          // Values were already announced to other instances by the statement itself (pg_notify, at commit).
-          for (const c of changes.notified) bus.applyLocal(c);
-          await Promise.all(changes.toPublish.map((c) => bus.publish(c)));
-        }
+        // Values were already announced to other instances by the statement itself (pg_notify, at commit).
+        for (const c of changes.notified) this.bus.applyLocal(c);
+        await Promise.all(changes.toPublish.map((c) => this.bus.publish(c)));
         return;
       } catch (err) {
         if (attempt >= 4 || !RETRYABLE.has(sqlState(err) ?? '')) throw err;
@@ -239,7 +237,6 @@ export class IngestWriter {
       for (const v of values.values()) statRows.push({ item: v.item, statId: v.statId, value: v.value });
     }
     const notified = valueChanges(items, statRows);
-    const bus = this.db.changes;
     const written = await repo.writeGroup(db, {
       players: sortedKeys.map((k) => players.get(k)!),
       items: itemRows,
@@ -248,7 +245,7 @@ export class IngestWriter {
       events: [...events.values()],
       notify: {
         channel: CHANGE_CHANNEL,
-        payloads: bus ? notified.map((c) => bus.payloadFor(c)).filter((p): p is string => p !== null) : [],
+        payloads: notified.map((c) => this.bus.payloadFor(c)).filter((p): p is string => p !== null),
       },
     });
     const renamedIn = new Set(written.filter((p) => p.renamed).map((p) => p.workspace_id));

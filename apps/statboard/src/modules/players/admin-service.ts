@@ -1,21 +1,15 @@
-import { type Db, publishChange } from '#src/db/types.ts';
+import type { Changes } from '#src/cache/changes.ts';
+import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
+import { checkBody } from '#src/lib/validation.ts';
+import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
 import * as repo from './admin-repo.ts';
+import { type AdminPlayer, UpdatePlayerRequest } from './schemas.ts';
 
-/** DECISIONS: the admin player list holds at most 500 records. */
+/** The admin player list holds at most this many records. */
 export const ADMIN_PLAYER_LIMIT = 500;
-
-/** A player as administrators see it: the spec's Player plus when it was first and last seen. */
-export interface AdminPlayer {
-  id: string;
-  uuid: string;
-  username: string;
-  public: boolean;
-  first_seen_at: string;
-  last_seen_at: string;
-}
 
 function toAdminPlayer(row: repo.AdminPlayerRow): AdminPlayer {
   return {
@@ -30,23 +24,34 @@ function toAdminPlayer(row: repo.AdminPlayerRow): AdminPlayer {
 
 /** Administrators' view of players: every player of the workspace, and their visibility. */
 export class PlayerAdminService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly changes: Changes,
+    private readonly audit: AuditService,
+  ) {}
 
   async list(workspaceId: string, search: string | undefined): Promise<AdminPlayer[]> {
     const term = search === undefined || search.trim() === '' ? null : search.trim();
     return (await repo.listAllPlayers(this.db, workspaceId, term, ADMIN_PLAYER_LIMIT)).map(toAdminPlayer);
   }
 
-  /** Sets `public`; the player is addressed by game UUID or internal id. */
-  async setPublic(
-    workspaceId: string,
-    ref: string,
-    isPublic: boolean,
-  ): Promise<{ before: AdminPlayer; after: AdminPlayer }> {
-    const row = isUuid(ref) ? await repo.findPlayer(this.db, workspaceId, ref.toLowerCase()) : null;
-    if (!row) throw new AppError('NOT_FOUND', 'Player not found.');
-    const after = await repo.setPublic(this.db, row.id, isPublic);
-    await publishChange(this.db, { topic: 'player', workspaceId });
-    return { before: toAdminPlayer(row), after: toAdminPlayer(after) };
+  /** Sets `public` (`{public: boolean}`); the player is addressed by game UUID. */
+  async update(actor: Actor, workspaceId: string, ref: string, input: unknown): Promise<AdminPlayer> {
+    const body = checkBody(UpdatePlayerRequest, input, 'The player is invalid.');
+    return this.db.transaction(async (tx) => {
+      const row = isUuid(ref) ? await repo.findPlayer(tx, workspaceId, ref.toLowerCase()) : null;
+      if (!row) throw new AppError('NOT_FOUND', 'Player not found.');
+      const after = toAdminPlayer(await repo.setPublic(tx, row.id, body.public));
+      await this.changes.publish(tx, { topic: 'player', workspaceId });
+      await this.audit.record(tx, actor, {
+        workspaceId,
+        action: 'PLAYER_UPDATED',
+        targetType: 'player',
+        targetId: after.id,
+        before: toAdminPlayer(row),
+        after,
+      });
+      return after;
+    });
   }
 }

@@ -1,41 +1,47 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { sendJsonNowOrLater } from '#src/http/json-text.ts';
-import { errorResponses, PaginationRef, PlayerRef, SeasonRef } from '#src/http/schemas.ts';
-import { keyOf, requireKey } from '#src/plugins/key-auth.ts';
-import type { Services } from '#src/services.ts';
+import type { FastReads } from '#src/http/fast-reads.ts';
+import { ADMIN_DOC, adminErrors, errorResponses, PlayerRef } from '#src/http/schemas.ts';
+import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
+import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
+import type { PlayerAdminService } from './admin-service.ts';
+import {
+  AdminPlayer,
+  PlayerListQuery,
+  PlayerListResponse,
+  PlayerParams,
+  PlayerStatsQuery,
+  PlayerStatsResponse,
+  UpdatePlayerRequest,
+} from './schemas.ts';
+import type { PlayerService } from './service.ts';
 
-const PlayerParams = Type.Object({ player: Type.String({ format: 'uuid', description: 'Game player UUID' }) });
+export interface PlayerRouteDeps {
+  players: PlayerService;
+  playerAdmin: PlayerAdminService;
+  key: { guard: KeyGuard; reads: FastReads };
+  admin: AdminGuards;
+}
 
-export function playerRoutes(services: Services): FastifyPluginAsyncTypebox {
+/** `/players…` for keys; `/admin/players` to list (every role) and to set visibility (analyst and up). */
+export function playerRoutes({ players, playerAdmin, key, admin }: PlayerRouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/players',
       {
-        onRequest: requireKey(services.keys, 'players:read'),
+        onRequest: key.guard('players:read'),
         schema: {
           tags: ['Public'],
           operationId: 'listPlayers',
           summary: 'Public players the key may read',
           security: [{ bearerAuth: [] }],
           'x-required-scopes': ['players:read'],
-          querystring: Type.Object({
-            search: Type.Optional(Type.String({ maxLength: 64, description: 'Case-insensitive username substring' })),
-            // Ajv's integer check lets `Infinity` through (a 500 when the page is echoed): bound it.
-            page: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 }),
-            per_page: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-            season: Type.Optional(
-              Type.String({ description: 'Accepted for compatibility; players are not per season' }),
-            ),
-          }),
-          response: {
-            200: Type.Object({ data: Type.Array(PlayerRef), meta: PaginationRef }),
-            ...errorResponses(401, 403, 422, 429),
-          },
+          querystring: PlayerListQuery,
+          response: { 200: PlayerListResponse, ...errorResponses(401, 403, 422, 429) },
         },
       },
       async (request) =>
-        services.players.list(keyOf(request), {
+        players.list(keyOf(request), {
           search: request.query.search,
           page: request.query.page,
           perPage: request.query.per_page,
@@ -45,7 +51,7 @@ export function playerRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.get(
       '/players/:player',
       {
-        onRequest: requireKey(services.keys, 'players:read'),
+        onRequest: key.guard('players:read'),
         schema: {
           tags: ['Public'],
           operationId: 'getPlayer',
@@ -56,43 +62,59 @@ export function playerRoutes(services: Services): FastifyPluginAsyncTypebox {
           response: { 200: PlayerRef, ...errorResponses(401, 403, 404, 429) },
         },
       },
-      async (request) => services.players.get(keyOf(request), request.params.player),
+      async (request) => players.get(keyOf(request), request.params.player),
     );
 
-    app.get(
-      '/players/:player/stats',
-      {
-        onRequest: requireKey(services.keys, 'stats:read'),
-        schema: {
-          tags: ['Public'],
-          operationId: 'getPlayerStats',
-          summary: "A player's statistics in a season (default: the active season)",
-          security: [{ bearerAuth: [] }],
-          'x-required-scopes': ['stats:read'],
-          params: PlayerParams,
-          querystring: Type.Object({ season: Type.Optional(Type.String({ description: 'Season id or slug' })) }),
-          response: {
-            200: Type.Object({
-              player: PlayerRef,
-              season: SeasonRef,
-              stats: Type.Array(
-                Type.Object({
-                  key: Type.String(),
-                  value: Type.Number(),
-                  updated_at: Type.String({ format: 'date-time' }),
-                }),
-              ),
+    key.reads.route(app, key.guard, {
+      url: '/players/:player/stats',
+      scope: 'stats:read',
+      params: PlayerParams,
+      querystring: PlayerStatsQuery,
+      doc: {
+        tags: ['Public'],
+        operationId: 'getPlayerStats',
+        summary: "A player's statistics in a season (default: the active season)",
+        response: { 200: PlayerStatsResponse, ...errorResponses(401, 403, 404, 429) },
+      },
+      answer: (k, params, query) => players.statsJson(k, params.player, query.season),
+    });
+
+    await app.register(async (instance) => {
+      const scope = instance.withTypeProvider<TypeBoxTypeProvider>();
+      await admin.enter(scope);
+      scope.get(
+        '/admin/players',
+        {
+          onRequest: admin.allow('read'),
+          schema: {
+            ...ADMIN_DOC,
+            operationId: 'adminListPlayers',
+            summary: 'Players of the workspace, public or not (at most 500)',
+            querystring: Type.Object({
+              search: Type.Optional(Type.String({ maxLength: 64, description: 'Username substring or exact UUID' })),
             }),
-            ...errorResponses(401, 403, 404, 429),
+            response: { 200: Type.Object({ data: Type.Array(Type.Ref(AdminPlayer)) }), ...adminErrors(401, 403, 422) },
           },
         },
-      },
-      // Answered without a promise when the answer is cached (the hot path); otherwise built, or refused.
-      (request, reply) =>
-        sendJsonNowOrLater(
-          reply,
-          services.players.statsJson(keyOf(request), request.params.player, request.query.season),
-        ),
-    );
+        async (request) => ({ data: await playerAdmin.list(memberOf(request).workspaceId, request.query.search) }),
+      );
+      scope.put(
+        '/admin/players/:player',
+        {
+          onRequest: admin.allow('write:players'),
+          schema: {
+            ...ADMIN_DOC,
+            operationId: 'adminUpdatePlayer',
+            summary: "Sets a player's visibility (player: game UUID)",
+            params: Type.Object({ player: Type.String({ format: 'uuid' }) }),
+            body: UpdatePlayerRequest,
+            response: { 200: Type.Object({ data: Type.Ref(AdminPlayer) }), ...adminErrors(400, 401, 403, 404, 422) },
+          },
+        },
+        async (request) => ({
+          data: await playerAdmin.update(actorOf(request), memberOf(request).workspaceId, request.params.player, request.body),
+        }),
+      );
+    });
   };
 }

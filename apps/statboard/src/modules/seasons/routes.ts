@@ -1,15 +1,19 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, SeasonRef } from '#src/http/schemas.ts';
-import { keyOf, requireKey } from '#src/plugins/key-auth.ts';
-import type { Services } from '#src/services.ts';
+import { ADMIN_DOC, adminErrors, errorResponses, SeasonRef } from '#src/http/schemas.ts';
+import type { KeyGuard } from '#src/plugins/key-auth.ts';
+import { keyOf } from '#src/plugins/key-auth.ts';
+import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
+import { CreateSeasonRequest } from './schemas.ts';
+import type { SeasonService } from './service.ts';
 
-export function seasonRoutes(services: Services): FastifyPluginAsyncTypebox {
+/** `GET /seasons` for keys; `/admin/seasons` to list (every role), create and activate (admin and owner). */
+export function seasonRoutes(seasons: SeasonService, guards: { key: KeyGuard; admin: AdminGuards }): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/seasons',
       {
-        onRequest: requireKey(services.keys, 'stats:read'),
+        onRequest: guards.key('stats:read'),
         schema: {
           tags: ['Public'],
           operationId: 'listSeasons',
@@ -21,8 +25,60 @@ export function seasonRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const key = keyOf(request);
-        return { data: await services.seasons.list(key.workspaceId, key.seasons.length > 0 ? key.seasons : null) };
+        return { data: await seasons.list(key.workspaceId, key.seasons.length > 0 ? key.seasons : null) };
       },
     );
+
+    await app.register(async (instance) => {
+      const admin = instance.withTypeProvider<TypeBoxTypeProvider>();
+      await guards.admin.enter(admin);
+      const write = guards.admin.allow('write:config');
+      admin.get(
+        '/admin/seasons',
+        {
+          onRequest: guards.admin.allow('read'),
+          schema: {
+            ...ADMIN_DOC,
+            operationId: 'adminListSeasons',
+            summary: 'Seasons of the workspace',
+            response: { 200: Type.Object({ data: Type.Array(SeasonRef) }), ...adminErrors(401, 403) },
+          },
+        },
+        async (request) => ({ data: await seasons.list(memberOf(request).workspaceId) }),
+      );
+      admin.post(
+        '/admin/seasons',
+        {
+          onRequest: write,
+          schema: {
+            ...ADMIN_DOC,
+            operationId: 'createSeason',
+            summary: 'Creates a season (active: true also activates it)',
+            body: CreateSeasonRequest,
+            response: { 201: Type.Object({ data: SeasonRef }), ...adminErrors(400, 401, 403, 409, 422) },
+          },
+        },
+        async (request, reply) => {
+          reply.code(201);
+          return { data: await seasons.create(actorOf(request), memberOf(request).workspaceId, request.body) };
+        },
+      );
+      admin.post(
+        '/admin/seasons/:season/activate',
+        {
+          onRequest: write,
+          schema: {
+            ...ADMIN_DOC,
+            operationId: 'activateSeason',
+            summary: 'Activates a season (by id or slug); the previously active one is deactivated',
+            params: Type.Object({ season: Type.String({ minLength: 1, maxLength: 255, description: 'id or slug' }) }),
+            response: { 200: Type.Object({ data: SeasonRef }), ...adminErrors(401, 403, 404) },
+          },
+        },
+        async (request) => ({
+          data: await seasons.activate(actorOf(request), memberOf(request).workspaceId, request.params.season),
+        }),
+      );
+    });
   };
 }

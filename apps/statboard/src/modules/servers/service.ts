@@ -1,33 +1,16 @@
-import { type Cache, cacheFor } from '#src/cache/cache.ts';
-import { type Db, publishChange } from '#src/db/types.ts';
+import type { Cache } from '#src/cache/cache.ts';
+import type { Changes } from '#src/cache/changes.ts';
+import type { Db, Queryable } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { sqlState, UNIQUE_VIOLATION } from '#src/lib/pg-errors.ts';
 import { isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
-import { Problems, text } from '#src/lib/validate.ts';
+import { checkBody, Problems } from '#src/lib/validation.ts';
+import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
 import * as repo from './repo.ts';
+import { type Server, ServerRequest } from './schemas.ts';
 
-export interface Server {
-  id: string;
-  workspace_id: string;
-  name: string;
-  display_name: string | null;
-  hostname: string;
-  port: number;
-  enabled: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ServerInput {
-  name?: unknown;
-  display_name?: unknown;
-  hostname?: unknown;
-  port?: unknown;
-  enabled?: unknown;
-}
-
-/** DECISIONS: hostnames match case-insensitively with a trailing dot ignored. */
+/** Hostnames match case-insensitively, with a trailing dot ignored. */
 export function normalizeHostname(hostname: string): string {
   const h = hostname.trim().toLowerCase();
   return h.endsWith('.') ? h.slice(0, -1) : h;
@@ -37,76 +20,93 @@ function toServer(row: repo.ServerRow): Server {
   return { ...row, created_at: isoRequired(row.created_at), updated_at: isoRequired(row.updated_at) };
 }
 
+function conflict(write: repo.ServerWrite, err: unknown): AppError {
+  return new AppError('CONFLICT', `A server ${write.hostname}:${write.port} is already registered.`, undefined, {
+    cause: err,
+  });
+}
+
 /** Registered game servers; ingest accepts batches only for an enabled one. */
 export class ServerService {
   /** Enabled servers by `workspace|hostname|port` (null: none), for the ingest hot path. */
   private readonly enabled: Cache<string, Server | null> | null;
 
-  constructor(private readonly db: Db) {
-    const enabled = cacheFor<string, Server | null>(db, 60_000, 10_000);
+  constructor(
+    private readonly db: Db,
+    private readonly changes: Changes,
+    private readonly audit: AuditService,
+  ) {
+    const enabled = changes.cache<string, Server | null>(60_000, 10_000);
     this.enabled = enabled;
-    if (enabled) {
-      db.changes?.subscribe((c) => {
-        if (c === null) enabled.clear();
-        else if (c.topic === 'server') enabled.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
-      });
-    }
+    changes.onChange((c) => {
+      if (c === null) enabled?.clear();
+      else if (c.topic === 'server') enabled?.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+    });
   }
 
-  private validate(input: ServerInput): repo.ServerWrite {
+  private settings(input: unknown): repo.ServerWrite {
+    const body = checkBody(ServerRequest, input, 'The server is invalid.');
+    const hostname = normalizeHostname(body.hostname);
     const p = new Problems();
-    const hostname = normalizeHostname(text(p, 'hostname', input.hostname, 1, 253));
-    if (hostname === '' && p.details.hostname === undefined) p.add('hostname', 'must not be empty');
-    const name = input.name === undefined || input.name === null ? hostname : text(p, 'name', input.name, 1, 120);
-    let displayName: string | null = null;
-    if (input.display_name !== undefined && input.display_name !== null) {
-      displayName = text(p, 'display_name', input.display_name, 1, 160);
-    }
-    const port = input.port;
-    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
-      p.add('port', 'must be an integer from 1 to 65535');
-    }
-    if (input.enabled !== undefined && typeof input.enabled !== 'boolean') p.add('enabled', 'must be a boolean');
+    if (hostname === '') p.add('hostname', 'must not be empty');
     p.throwIfAny('The server is invalid.');
-    return { name, displayName, hostname, port: port as number, enabled: input.enabled !== false };
+    return {
+      name: body.name?.trim() ?? hostname,
+      displayName: body.display_name?.trim() ?? null,
+      hostname,
+      port: body.port,
+      enabled: body.enabled !== false,
+    };
   }
 
-  async create(workspaceId: string, input: ServerInput): Promise<Server> {
-    const write = this.validate(input);
+  async create(actor: Actor, workspaceId: string, input: unknown): Promise<Server> {
+    const write = this.settings(input);
     try {
-      const created = toServer(await repo.insertServer(this.db, workspaceId, write));
-      await publishChange(this.db, { topic: 'server', workspaceId });
-      return created;
-    } catch (err) {
-      if (sqlState(err) === UNIQUE_VIOLATION) {
-        throw new AppError('CONFLICT', `A server ${write.hostname}:${write.port} is already registered.`, undefined, {
-          cause: err,
+      return await this.db.transaction(async (tx) => {
+        const created = toServer(await repo.insertServer(tx, workspaceId, write));
+        await this.changes.publish(tx, { topic: 'server', workspaceId });
+        await this.audit.record(tx, actor, {
+          workspaceId,
+          action: 'SERVER_CREATED',
+          targetType: 'server',
+          targetId: created.id,
+          before: null,
+          after: created,
         });
-      }
-      throw err;
+        return created;
+      });
+    } catch (err) {
+      throw sqlState(err) === UNIQUE_VIOLATION ? conflict(write, err) : err;
     }
   }
 
-  async update(workspaceId: string, id: string, input: ServerInput): Promise<{ before: Server; after: Server }> {
-    const before = await this.get(workspaceId, id);
-    const write = this.validate(input);
+  /** Replaces a server's settings (PUT). */
+  async update(actor: Actor, workspaceId: string, id: string, input: unknown): Promise<Server> {
+    const write = this.settings(input);
     try {
-      const row = await repo.updateServer(this.db, workspaceId, before.id, write);
-      if (!row) throw new AppError('NOT_FOUND', 'Server not found.');
-      await publishChange(this.db, { topic: 'server', workspaceId });
-      return { before, after: toServer(row) };
-    } catch (err) {
-      if (sqlState(err) === UNIQUE_VIOLATION) {
-        throw new AppError('CONFLICT', `A server ${write.hostname}:${write.port} is already registered.`, undefined, {
-          cause: err,
+      return await this.db.transaction(async (tx) => {
+        const before = await this.find(tx, workspaceId, id);
+        const row = await repo.updateServer(tx, workspaceId, before.id, write);
+        if (!row) throw new AppError('NOT_FOUND', 'Server not found.');
+        const after = toServer(row);
+        await this.changes.publish(tx, { topic: 'server', workspaceId });
+        await this.audit.record(tx, actor, {
+          workspaceId,
+          action: 'SERVER_UPDATED',
+          targetType: 'server',
+          targetId: after.id,
+          before,
+          after,
         });
-      }
-      throw err;
+        return after;
+      });
+    } catch (err) {
+      throw sqlState(err) === UNIQUE_VIOLATION ? conflict(write, err) : err;
     }
   }
 
-  async get(workspaceId: string, id: string): Promise<Server> {
-    const row = isUuid(id) ? await repo.findServer(this.db, workspaceId, id.toLowerCase()) : null;
+  private async find(db: Queryable, workspaceId: string, id: string): Promise<Server> {
+    const row = isUuid(id) ? await repo.findServer(db, workspaceId, id.toLowerCase()) : null;
     if (!row) throw new AppError('NOT_FOUND', 'Server not found.');
     return toServer(row);
   }

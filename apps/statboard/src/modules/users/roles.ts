@@ -1,10 +1,6 @@
-/** Workspace roles (DECISIONS, "Roles"), from most to least privileged. */
+/** Workspace roles, from most to least privileged. */
 export const ROLES = ['owner', 'admin', 'analyst', 'readonly'] as const;
 export type Role = (typeof ROLES)[number];
-
-export function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-}
 
 /**
  * What a role may do on the admin API. All four read admin data, except users and the audit log (admin);

@@ -2,18 +2,11 @@ import type { Db, Queryable } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { iso, isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
+import { checkBody } from '#src/lib/validation.ts';
+import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
 import * as repo from './repo.ts';
 import { allows, type Role } from './roles.ts';
-
-/** A user as the admin API shows it. */
-export interface User {
-  id: string;
-  display_name: string;
-  email: string | null;
-  role: Role | null;
-  last_login_at: string | null;
-  created_at: string;
-}
+import { type AdminUser as User, UpdateUserRequest } from './schemas.ts';
 
 export interface Identity {
   issuer: string;
@@ -44,7 +37,10 @@ function toUser(row: repo.UserRow, role: Role | null): User {
 
 /** Users signed in through OIDC and their workspace roles. */
 export class UserService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+  ) {}
 
   /** Creates or updates the user of (issuer, subject) at login. */
   async upsertFromLogin(identity: Identity, at: Date): Promise<User> {
@@ -82,32 +78,47 @@ export class UserService {
   }
 
   /**
-   * Sets a user's role (null removes it). Admins set roles other than owner; only an owner grants owner or
-   * changes an owner's role; the last owner cannot be demoted (409). Runs in one transaction.
+   * Sets a user's role (`{role}`; null removes it). Admins set roles other than owner; only an owner grants
+   * owner or changes an owner's role; the last owner cannot be demoted (409). `actor.role` is the role the
+   * change is made with.
    */
-  async setRole(
-    actor: { userId: string; role: Role },
-    workspaceId: string,
-    userId: string,
-    role: Role | null,
-  ): Promise<{ before: User; after: User }> {
+  async setRole(actor: Actor & { role: Role }, workspaceId: string, userId: string, input: unknown): Promise<User> {
+    const { role } = checkBody(UpdateUserRequest, input, 'The role is invalid.');
     if (!allows(actor.role, 'write:users')) throw new AppError('FORBIDDEN', 'Your role cannot manage users.');
     return this.db.transaction(async (tx) => {
       const before = await this.get(workspaceId, userId, tx);
-      if (before.role === role) return { before, after: before };
-      if (role === 'owner' && actor.role !== 'owner') {
-        throw new AppError('FORBIDDEN', 'Only an owner can grant the owner role.');
-      }
-      if (before.role === 'owner') {
-        if (actor.role !== 'owner') throw new AppError('FORBIDDEN', "Only an owner can change an owner's role.");
-        const owners = await repo.lockOwners(tx, workspaceId);
-        if (owners.length <= 1 && owners.includes(before.id)) {
-          throw new AppError('CONFLICT', 'The last owner cannot be demoted.');
-        }
-      }
-      if (role === null) await repo.removeMembership(tx, workspaceId, before.id);
-      else await repo.setRole(tx, workspaceId, before.id, role);
-      return { before, after: await this.get(workspaceId, before.id, tx) };
+      if (before.role !== role) await this.changeRole(tx, actor.role, workspaceId, before, role);
+      const after = await this.get(workspaceId, before.id, tx);
+      await this.audit.record(tx, actor, {
+        workspaceId,
+        action: 'USER_ROLE_UPDATED',
+        targetType: 'user',
+        targetId: after.id,
+        before,
+        after,
+      });
+      return after;
     });
+  }
+
+  private async changeRole(
+    tx: Queryable,
+    actorRole: Role,
+    workspaceId: string,
+    before: User,
+    role: Role | null,
+  ): Promise<void> {
+    if (role === 'owner' && actorRole !== 'owner') {
+      throw new AppError('FORBIDDEN', 'Only an owner can grant the owner role.');
+    }
+    if (before.role === 'owner') {
+      if (actorRole !== 'owner') throw new AppError('FORBIDDEN', "Only an owner can change an owner's role.");
+      const owners = await repo.lockOwners(tx, workspaceId);
+      if (owners.length <= 1 && owners.includes(before.id)) {
+        throw new AppError('CONFLICT', 'The last owner cannot be demoted.');
+      }
+    }
+    if (role === null) await repo.removeMembership(tx, workspaceId, before.id);
+    else await repo.setRole(tx, workspaceId, before.id, role);
   }
 }

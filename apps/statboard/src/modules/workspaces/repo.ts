@@ -6,12 +6,13 @@ export interface WorkspaceRow {
   slug: string;
 }
 
-export async function insertWorkspace(db: Queryable, name: string, slug: string): Promise<WorkspaceRow> {
+/** Inserts a workspace, or returns null when the slug is taken (without an error, so a transaction goes on). */
+export async function insertWorkspace(db: Queryable, name: string, slug: string): Promise<WorkspaceRow | null> {
   const rows = await db.query<WorkspaceRow>(
-    'INSERT INTO workspaces (name, slug) VALUES ($1, $2) RETURNING id, name, slug',
+    'INSERT INTO workspaces (name, slug) VALUES ($1, $2) ON CONFLICT (slug) DO NOTHING RETURNING id, name, slug',
     [name, slug],
   );
-  return rows[0]!;
+  return rows[0] ?? null;
 }
 
 /** By id (when the reference looks like one) or slug. */

@@ -1,11 +1,19 @@
+import { type Static, Type } from '@sinclair/typebox';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
-import { sqlState, UNIQUE_VIOLATION } from '#src/lib/pg-errors.ts';
 import { isUuid } from '#src/lib/uuid.ts';
-import { Problems, text } from '#src/lib/validate.ts';
+import { checkBody } from '#src/lib/validation.ts';
+import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import { SLUG_PATTERN } from '#src/modules/seasons/schemas.ts';
 import * as repo from './repo.ts';
 
 export type Workspace = repo.WorkspaceRow;
+
+export const CreateWorkspaceRequest = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' }),
+  slug: Type.Optional(Type.String({ minLength: 1, maxLength: 60, pattern: SLUG_PATTERN })),
+});
+type CreateWorkspace = Static<typeof CreateWorkspaceRequest>;
 
 export function slugify(name: string): string {
   const s = name
@@ -20,28 +28,43 @@ export function slugify(name: string): string {
 
 /** Workspaces: the tenant every other record belongs to. */
 export class WorkspaceService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** Creates a workspace (`{name, slug?}`), with its audit record. */
+  async create(actor: Actor, input: unknown): Promise<Workspace> {
+    const body = checkBody(CreateWorkspaceRequest, input, 'The workspace is invalid.');
+    return this.db.transaction(async (tx) => {
+      const ws = await this.insert(tx, body);
+      await this.audit.record(tx, actor, {
+        workspaceId: ws.id,
+        action: 'WORKSPACE_CREATED',
+        targetType: 'workspace',
+        targetId: ws.id,
+        before: null,
+        after: ws,
+      });
+      return ws;
+    });
+  }
 
   /**
-   * Creates a workspace. An explicit slug that is taken is 409; a slug derived from the name gets the first
-   * free suffix (`-2`, `-3`, …).
+   * Inserts a workspace inside the caller's transaction. An explicit slug that is taken is 409; a slug derived
+   * from the name gets the first free suffix (`-2`, `-3`, …).
    */
-  async create(input: { name: string; slug?: string }, db: Queryable = this.db): Promise<Workspace> {
-    const p = new Problems();
-    const name = text(p, 'name', input.name, 1, 120);
-    p.throwIfAny();
+  async insert(tx: Queryable, input: CreateWorkspace): Promise<Workspace> {
+    const name = input.name.trim();
     const base = input.slug ?? slugify(name);
-    const attempts = input.slug === undefined ? 20 : 1;
+    const attempts = input.slug === undefined ? 100 : 1;
     for (let i = 0; i < attempts; i++) {
-      try {
-        return await repo.insertWorkspace(db, name, i === 0 ? base : `${base}-${i + 1}`);
-      } catch (err) {
-        if (sqlState(err) !== UNIQUE_VIOLATION) throw err;
-      }
+      const ws = await repo.insertWorkspace(tx, name, i === 0 ? base : `${base}-${i + 1}`);
+      if (ws) return ws;
     }
     throw new AppError(
       'CONFLICT',
-      input.slug === undefined ? 'Could not find a free workspace slug.' : 'A workspace with that slug exists.',
+      input.slug === undefined ? 'Could not find a free workspace slug.' : `A workspace with slug '${base}' exists.`,
     );
   }
 

@@ -1,10 +1,14 @@
+import type { Static } from '@sinclair/typebox';
 import type { Db, Queryable } from '#src/db/types.ts';
+import { type Page, pageOffset } from '#src/lib/page.ts';
 import { isoRequired } from '#src/lib/time.ts';
-import type { Page } from '#src/modules/players/service.ts';
 import * as repo from './repo.ts';
 import { withoutSecrets } from './sanitize.ts';
+import type { AuditRecord as AuditRecordSchema } from './schemas.ts';
 
-/** Actions written to the audit log (DECISIONS: every admin change). */
+export type AuditRecord = Static<typeof AuditRecordSchema>;
+
+/** Actions written to the audit log: every change of the admin API and the CLI. */
 export type AuditAction =
   | 'API_KEY_CREATED'
   | 'API_KEY_UPDATED'
@@ -21,33 +25,28 @@ export type AuditAction =
   | 'WORKSPACE_CREATED'
   | 'BOOTSTRAP_TOKEN_CREATED';
 
-export interface AuditEntry {
+/**
+ * Who makes a change, and through which request: a signed-in user over HTTP, or a label such as `cli` where
+ * there is no user. Every change operation of the services takes one and writes it into its audit record.
+ */
+export interface Actor {
+  userId: string | null;
+  label: string | null;
+  ip: string | null;
+  requestId: string | null;
+}
+
+/** Changes made with `npx statboard`. */
+export const CLI_ACTOR: Actor = Object.freeze({ userId: null, label: 'cli', ip: null, requestId: null });
+
+/** What a change says about itself; the actor and the time are added by `record`. */
+export interface AuditFacts {
   workspaceId: string | null;
-  /** The signed-in user, or null for the CLI (then `actorLabel: 'cli'`). */
-  actorUserId: string | null;
-  actorLabel?: string | null;
   action: AuditAction;
   targetType: string;
   targetId: string | null;
-  before?: unknown;
-  after?: unknown;
-  ip?: string | null;
-  requestId?: string | null;
-}
-
-/** An audit record as `GET /admin/audit-log` shows it. */
-export interface AuditRecord {
-  id: string;
-  workspace_id: string | null;
-  actor: { user_id: string | null; label: string | null; display_name: string | null };
-  action: string;
-  target_type: string;
-  target_id: string | null;
   before: unknown;
   after: unknown;
-  ip: string | null;
-  request_id: string | null;
-  created_at: string;
 }
 
 /**
@@ -57,29 +56,23 @@ export interface AuditRecord {
 export class AuditService {
   constructor(private readonly db: Db) {}
 
-  async record(db: Queryable, entry: AuditEntry): Promise<string> {
-    return repo.insertAudit(db, {
-      workspaceId: entry.workspaceId,
-      actorUserId: entry.actorUserId,
-      actorLabel: entry.actorLabel ?? null,
-      action: entry.action,
-      targetType: entry.targetType,
-      targetId: entry.targetId,
-      before: withoutSecrets(entry.before ?? null),
-      after: withoutSecrets(entry.after ?? null),
-      ip: entry.ip ?? null,
-      requestId: entry.requestId ?? null,
+  async record(tx: Queryable, actor: Actor, facts: AuditFacts): Promise<void> {
+    await repo.insertAudit(tx, {
+      workspaceId: facts.workspaceId,
+      actorUserId: actor.userId,
+      actorLabel: actor.label,
+      action: facts.action,
+      targetType: facts.targetType,
+      targetId: facts.targetId,
+      before: withoutSecrets(facts.before),
+      after: withoutSecrets(facts.after),
+      ip: actor.ip,
+      requestId: actor.requestId,
     });
   }
 
   async list(workspaceId: string, q: { page: number; perPage: number }): Promise<Page<AuditRecord>> {
-    const offset = (q.page - 1) * q.perPage;
-    const { rows, total } = await repo.listAudit(
-      this.db,
-      workspaceId,
-      q.perPage,
-      Number.isSafeInteger(offset) && offset < 2 ** 31 ? offset : null,
-    );
+    const { rows, total } = await repo.listAudit(this.db, workspaceId, q.perPage, pageOffset(q.page, q.perPage));
     return {
       data: rows.map((r) => ({
         id: r.id,

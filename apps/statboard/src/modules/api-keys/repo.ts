@@ -120,19 +120,6 @@ export async function revokeKey(
   return rows[0] ?? null;
 }
 
-export async function setKeyEnabled(
-  db: Queryable,
-  workspaceId: string,
-  id: string,
-  enabled: boolean,
-): Promise<ApiKeyRow | null> {
-  const rows = await db.query<ApiKeyRow>(
-    `UPDATE api_keys SET enabled = $3, updated_at = now() WHERE id = $1 AND workspace_id = $2 RETURNING ${COLUMNS}`,
-    [id, workspaceId, enabled],
-  );
-  return rows[0] ?? null;
-}
-
 /** Writes the collected last-use times in one statement; an older time never replaces a newer one. */
 export async function touchKeys(db: Queryable, ids: string[], times: Date[]): Promise<void> {
   await db.query(

@@ -1,17 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { type Cache, cacheFor } from '#src/cache/cache.ts';
-import { type Db, publishChange, type Queryable } from '#src/db/types.ts';
+import type { Cache } from '#src/cache/cache.ts';
+import type { Changes } from '#src/cache/changes.ts';
+import type { Db, Queryable } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { iso, isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
-import { optionalDate, Problems } from '#src/lib/validate.ts';
+import { checkBody, Problems } from '#src/lib/validation.ts';
+import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
 import * as repo from './repo.ts';
-import { isScope, type Scope, scopeRuleViolation } from './scopes.ts';
+import {
+  type ApiKey,
+  CreateApiKeyRequest,
+  RotateApiKeyRequest,
+  UpdateApiKeyRequest,
+  type UpdateApiKeyRequest as UpdateBody,
+} from './schemas.ts';
+import { type Scope, scopeRuleViolation } from './scopes.ts';
 import {
   DUMMY_DIGEST,
   formatToken,
   generateSecret,
-  KEY_TYPES,
   type KeyType,
   type ParsedToken,
   parseToken,
@@ -19,7 +27,7 @@ import {
   sha256Hex,
   TOKEN_PREFIX,
 } from './token.ts';
-import type { ApiKey, AuthKey, CreateKeyInput, KeyInput } from './types.ts';
+import type { AuthKey } from './types.ts';
 
 const LAST_USED_FLUSH_MS = 15_000;
 
@@ -70,10 +78,19 @@ function keyIdOf(parsed: ParsedToken | null): string {
 }
 
 function uniq(values: readonly string[]): string[] {
-  return [...new Set(values)];
+  return [...new Set(values.map((v) => v.toLowerCase()))];
 }
 
-/** API keys: issue, list, update, rotate, revoke, and verify a bearer token. Shared by HTTP and the CLI. */
+/** A key with its secret: the answer of create and rotate, the only time the secret is shown. */
+export interface IssuedKey {
+  data: ApiKey;
+  secret: string;
+}
+
+/**
+ * API keys: issue, list, update, rotate, revoke (each a change with its audit record, in one transaction), and
+ * verify a bearer token. HTTP and the CLI both come through here.
+ */
 export class KeyService {
   /** Epoch milliseconds of the latest use, by key id, not yet written. */
   private readonly lastUsed = new Map<string, number>();
@@ -85,21 +102,24 @@ export class KeyService {
    */
   private readonly rows: Cache<string, VerifiedRow | null> | null;
 
-  constructor(private readonly db: Db) {
-    this.rows = cacheFor(db, 30_000, 20_000);
-    const rows = this.rows;
-    if (rows)
-      db.changes?.subscribe((c) => {
-        if (c === null || (c.topic === 'key' && c.ids.length === 0)) rows.clear();
-        else if (c.topic === 'key') for (const id of c.ids) rows.delete(id);
-      });
+  constructor(
+    private readonly db: Db,
+    private readonly changes: Changes,
+    private readonly audit: AuditService,
+  ) {
+    const rows = changes.cache<string, VerifiedRow | null>(30_000, 20_000);
+    this.rows = rows;
+    changes.onChange((c) => {
+      if (c === null || (c.topic === 'key' && c.ids.length === 0)) rows?.clear();
+      else if (c.topic === 'key') for (const id of c.ids) rows?.delete(id);
+    });
   }
 
   private changed(db: Queryable, ...ids: string[]): Promise<void> {
-    return publishChange(db, { topic: 'key', ids });
+    return this.changes.publish(db, { topic: 'key', ids });
   }
 
-  toRecord(row: repo.ApiKeyRow): ApiKey {
+  private toRecord(row: repo.ApiKeyRow): ApiKey {
     const pending = this.lastUsed.get(row.id);
     const lastUsed =
       pending !== undefined && (!row.last_used_at || pending > row.last_used_at.getTime())
@@ -114,8 +134,10 @@ export class KeyService {
       description: row.description,
       enabled: row.enabled,
       status: statusOf(row, Date.now()),
-      scopes: row.scopes,
+      scopes: row.scopes as Scope[],
       player_restrictions: row.player_restrictions,
+      // The original dashboard's name for the same list.
+      uuid_restrictions: row.player_restrictions,
       server_restrictions: row.server_restrictions,
       season_restrictions: row.season_restrictions,
       expires_at: iso(row.expires_at),
@@ -126,71 +148,63 @@ export class KeyService {
     };
   }
 
-  /** Checks names, scopes, restrictions and expiry; restriction ids must belong to the workspace. */
-  private async validate(workspaceId: string, type: KeyType, input: KeyInput): Promise<repo.KeyWrite> {
+  /**
+   * What the schema cannot say: the scope rules of the key's type, and restriction ids that are servers and
+   * seasons of this workspace. `uuid_restrictions` is an alias of `player_restrictions`: both lists are merged.
+   */
+  private async settings(db: Queryable, workspaceId: string, type: KeyType, body: UpdateBody): Promise<repo.KeyWrite> {
     const p = new Problems();
-    const add = (field: string, message: string) => p.add(field, message);
-    const name = typeof input.name === 'string' ? input.name.trim() : '';
-    if (name.length < 1 || name.length > 100) add('name', 'must be 1 to 100 characters');
-    const description = input.description ?? null;
-    if (description !== null && (typeof description !== 'string' || description.length > 500)) {
-      add('description', 'must be at most 500 characters');
-    }
-    const scopes = Array.isArray(input.scopes) ? input.scopes : [];
-    if (scopes.length < 1) add('scopes', 'must hold at least one scope');
-    if (new Set(scopes).size !== scopes.length) add('scopes', 'must not repeat a scope');
-    for (const s of scopes) if (!isScope(s)) add('scopes', `unknown scope '${String(s).slice(0, 64)}'`);
-    if (p.details.scopes === undefined) {
-      const rule = scopeRuleViolation(type, scopes as Scope[]);
-      if (rule) add('scopes', rule);
-    }
-    const players = uniq((input.player_restrictions ?? []).map((p) => String(p).toLowerCase()));
-    if (players.length > 1000) add('player_restrictions', 'must hold at most 1000 UUIDs');
-    if (players.some((p) => !isUuid(p))) add('player_restrictions', 'must hold player UUIDs');
-    const servers = uniq((input.server_restrictions ?? []).map((p) => String(p).toLowerCase()));
-    const seasons = uniq((input.season_restrictions ?? []).map((p) => String(p).toLowerCase()));
+    const rule = scopeRuleViolation(type, body.scopes);
+    if (rule) p.add('scopes', rule);
+    const players = uniq([...(body.player_restrictions ?? []), ...(body.uuid_restrictions ?? [])]);
+    if (players.length > 1000) p.add('player_restrictions', 'must hold at most 1000 UUIDs');
+    const servers = uniq(body.server_restrictions ?? []);
+    const seasons = uniq(body.season_restrictions ?? []);
     for (const [field, ids, table] of [
       ['server_restrictions', servers, 'servers'],
       ['season_restrictions', seasons, 'seasons'],
     ] as const) {
-      if (ids.length > 100) add(field, 'must hold at most 100 ids');
-      else if (ids.some((id) => !isUuid(id))) add(field, 'must hold ids');
-      else if (ids.length > 0) {
-        const found = new Set(await repo.existingIds(this.db, table, workspaceId, ids));
-        for (const id of ids) if (!found.has(id)) add(field, `unknown id ${id}`);
-      }
+      if (ids.length === 0) continue;
+      const found = new Set(await repo.existingIds(db, table, workspaceId, ids));
+      for (const id of ids) if (!found.has(id)) p.add(field, `unknown id ${id}`);
     }
-    const expiresAt = optionalDate(p, 'expires_at', input.expires_at);
     p.throwIfAny('The API key is invalid.');
     return {
-      name,
-      description,
-      scopes,
+      name: body.name.trim(),
+      description: body.description ?? null,
+      scopes: body.scopes,
       playerRestrictions: players,
       serverRestrictions: servers,
       seasonRestrictions: seasons,
-      expiresAt,
+      expiresAt: body.expires_at == null ? null : new Date(body.expires_at),
     };
   }
 
-  async create(workspaceId: string, input: CreateKeyInput): Promise<{ data: ApiKey; secret: string }> {
-    if (!(KEY_TYPES as readonly string[]).includes(input.type)) {
-      throw new AppError('INVALID_PAYLOAD', 'The API key is invalid.', {
-        type: ['must be client, website or integration'],
+  /** Issues a key; the secret is in the answer only. */
+  async create(actor: Actor, workspaceId: string, input: unknown): Promise<IssuedKey> {
+    const body = checkBody(CreateApiKeyRequest, input, 'The API key is invalid.');
+    return this.db.transaction(async (tx) => {
+      const write = await this.settings(tx, workspaceId, body.type, body);
+      const issued = await this.issue(tx, workspaceId, body.type, write, null);
+      await this.audit.record(tx, actor, {
+        workspaceId,
+        action: 'API_KEY_CREATED',
+        targetType: 'api_key',
+        targetId: issued.data.id,
+        before: null,
+        after: issued.data,
       });
-    }
-    const type = input.type as KeyType;
-    const write = await this.validate(workspaceId, type, input);
-    return this.issue(workspaceId, type, write, null);
+      return issued;
+    });
   }
 
   private async issue(
+    db: Queryable,
     workspaceId: string,
     type: KeyType,
     write: repo.KeyWrite,
     rotatedFrom: string | null,
-    db = this.db as Parameters<typeof repo.insertKey>[0],
-  ) {
+  ): Promise<IssuedKey> {
     const id = randomUUID();
     const secret = generateSecret();
     await this.changed(db, id);
@@ -210,39 +224,49 @@ export class KeyService {
   }
 
   async get(workspaceId: string, id: string): Promise<ApiKey> {
-    return this.toRecord(await this.mustFind(workspaceId, id));
+    return this.toRecord(await this.mustFind(this.db, workspaceId, id));
   }
 
-  private async mustFind(workspaceId: string, id: string): Promise<repo.ApiKeyRow> {
-    const row = isUuid(id) ? await repo.findKey(this.db, workspaceId, id.toLowerCase()) : null;
+  private async mustFind(db: Queryable, workspaceId: string, id: string): Promise<repo.ApiKeyRow> {
+    const row = isUuid(id) ? await repo.findKey(db, workspaceId, id.toLowerCase()) : null;
     if (!row) throw new AppError('NOT_FOUND', 'API key not found.');
     return row;
   }
 
   /** Replaces name, description, scopes, restrictions and expiry (omitted lists and values are cleared). */
-  async update(workspaceId: string, id: string, input: KeyInput): Promise<ApiKey> {
-    const existing = await this.mustFind(workspaceId, id);
-    const write = await this.validate(workspaceId, existing.type, input);
-    const row = await repo.updateKey(this.db, workspaceId, existing.id, write);
-    if (!row) throw new AppError('NOT_FOUND', 'API key not found.');
-    await this.changed(this.db, row.id);
-    return this.toRecord(row);
+  async update(actor: Actor, workspaceId: string, id: string, input: unknown): Promise<ApiKey> {
+    const body = checkBody(UpdateApiKeyRequest, input, 'The API key is invalid.');
+    return this.db.transaction(async (tx) => {
+      const existing = await this.mustFind(tx, workspaceId, id);
+      const write = await this.settings(tx, workspaceId, existing.type, body);
+      const row = await repo.updateKey(tx, workspaceId, existing.id, write);
+      if (!row) throw new AppError('NOT_FOUND', 'API key not found.');
+      await this.changed(tx, row.id);
+      const after = this.toRecord(row);
+      await this.audit.record(tx, actor, {
+        workspaceId,
+        action: 'API_KEY_UPDATED',
+        targetType: 'api_key',
+        targetId: row.id,
+        before: this.toRecord(existing),
+        after,
+      });
+      return after;
+    });
   }
 
   /**
-   * Issues a new key with the same settings and revokes the old one, at once or after `graceSeconds`.
+   * Issues a new key with the same settings and revokes the old one, at once or after `grace_seconds`.
    * A revoked key cannot be rotated back into use (409).
    */
-  async rotate(
-    workspaceId: string,
-    id: string,
-    graceSeconds = 0,
-  ): Promise<{ data: ApiKey; secret: string; previous: ApiKey }> {
-    const existing = await this.mustFind(workspaceId, id);
-    if (statusOf(existing, Date.now()) === 'revoked')
-      throw new AppError('CONFLICT', 'A revoked key cannot be rotated.');
+  async rotate(actor: Actor, workspaceId: string, id: string, input: unknown = {}): Promise<IssuedKey> {
+    const grace = checkBody(RotateApiKeyRequest, input).grace_seconds ?? 0;
     return this.db.transaction(async (tx) => {
-      const at = graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000) : null;
+      const existing = await this.mustFind(tx, workspaceId, id);
+      if (statusOf(existing, Date.now()) === 'revoked') {
+        throw new AppError('CONFLICT', 'A revoked key cannot be rotated.');
+      }
+      const at = grace > 0 ? new Date(Date.now() + grace * 1000) : null;
       const old = await repo.revokeKey(tx, workspaceId, existing.id, at);
       if (!old) throw new AppError('NOT_FOUND', 'API key not found.');
       await this.changed(tx, old.id);
@@ -255,25 +279,36 @@ export class KeyService {
         seasonRestrictions: existing.season_restrictions,
         expiresAt: existing.expires_at,
       };
-      const issued = await this.issue(workspaceId, existing.type, write, existing.id, tx);
-      return { ...issued, previous: this.toRecord(old) };
+      const issued = await this.issue(tx, workspaceId, existing.type, write, existing.id);
+      await this.audit.record(tx, actor, {
+        workspaceId,
+        action: 'API_KEY_ROTATED',
+        targetType: 'api_key',
+        targetId: existing.id,
+        before: this.toRecord(existing),
+        after: { revoked: this.toRecord(old), replacement: issued.data, grace_seconds: grace },
+      });
+      return issued;
     });
   }
 
-  async revoke(workspaceId: string, id: string): Promise<ApiKey> {
-    const existing = await this.mustFind(workspaceId, id);
-    const row = await repo.revokeKey(this.db, workspaceId, existing.id, null);
-    if (!row) throw new AppError('NOT_FOUND', 'API key not found.');
-    await this.changed(this.db, row.id);
-    return this.toRecord(row);
-  }
-
-  async setEnabled(workspaceId: string, id: string, enabled: boolean): Promise<ApiKey> {
-    const existing = await this.mustFind(workspaceId, id);
-    const row = await repo.setKeyEnabled(this.db, workspaceId, existing.id, enabled);
-    if (!row) throw new AppError('NOT_FOUND', 'API key not found.');
-    await this.changed(this.db, row.id);
-    return this.toRecord(row);
+  async revoke(actor: Actor, workspaceId: string, id: string): Promise<ApiKey> {
+    return this.db.transaction(async (tx) => {
+      const existing = await this.mustFind(tx, workspaceId, id);
+      const row = await repo.revokeKey(tx, workspaceId, existing.id, null);
+      if (!row) throw new AppError('NOT_FOUND', 'API key not found.');
+      await this.changed(tx, row.id);
+      const after = this.toRecord(row);
+      await this.audit.record(tx, actor, {
+        workspaceId,
+        action: 'API_KEY_REVOKED',
+        targetType: 'api_key',
+        targetId: row.id,
+        before: this.toRecord(existing),
+        after,
+      });
+      return after;
+    });
   }
 
   /**

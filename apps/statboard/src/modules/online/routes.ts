@@ -1,15 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, PlayerRef } from '#src/http/schemas.ts';
-import { keyOf, requireKey } from '#src/plugins/key-auth.ts';
-import type { Services } from '#src/services.ts';
+import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
+import type { OnlineService } from './service.ts';
 
-export function presenceRoutes(services: Services): FastifyPluginAsyncTypebox {
+/** `GET /online`: public players with an open session seen in the last two minutes. */
+export function onlineRoutes(online: OnlineService, guard: KeyGuard): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/online',
       {
-        onRequest: requireKey(services.keys, 'presence:read'),
+        onRequest: guard('presence:read'),
         schema: {
           tags: ['Public'],
           operationId: 'getOnlinePlayers',
@@ -30,7 +31,7 @@ export function presenceRoutes(services: Services): FastifyPluginAsyncTypebox {
           },
         },
       },
-      async (request) => ({ data: await services.presence.online(keyOf(request)) }),
+      async (request) => ({ data: await online.online(keyOf(request)) }),
     );
   };
 }

@@ -1,6 +1,6 @@
 import type { Db } from '#src/db/types.ts';
 import { isoRequired } from '#src/lib/time.ts';
-import type { AuthKey } from '#src/modules/keys/types.ts';
+import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import { type Player, toPlayer } from '#src/modules/players/service.ts';
 import * as repo from './repo.ts';
 
@@ -13,7 +13,7 @@ export interface OnlineEntry {
   last_seen_at: string;
 }
 
-export class PresenceService {
+export class OnlineService {
   constructor(private readonly db: Db) {}
 
   async online(key: AuthKey): Promise<OnlineEntry[]> {

@@ -10,14 +10,14 @@ export async function ensureStartupBootstrapToken(
   config: Pick<Config, 'bootstrapToken'>,
   log: FastifyBaseLogger,
 ): Promise<void> {
-  if (config.bootstrapToken !== null) await services.bootstrap.registerEnvToken(config.bootstrapToken);
-  if (!(await services.bootstrap.needsBootstrap())) return;
-  if (await services.bootstrap.hasUsableToken()) {
+  if (config.bootstrapToken !== null) await services.setup.registerEnvToken(config.bootstrapToken);
+  if (!(await services.setup.needsBootstrap())) return;
+  if (await services.setup.hasUsableToken()) {
     log.info(
       'no workspace yet: sign in and bootstrap with BOOTSTRAP_TOKEN or a token from `npx statboard bootstrap-token`',
     );
     return;
   }
-  const { token, expires_at } = await services.bootstrap.createStartupToken();
+  const { token, expires_at } = await services.setup.createStartupToken();
   log.warn({ expires_at }, `no workspace yet: bootstrap token (shown once): ${token}`);
 }

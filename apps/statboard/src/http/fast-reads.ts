@@ -1,0 +1,232 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
+import type { FastifySchema } from 'fastify';
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerFactory } from 'fastify';
+import { parse as parseQuery } from 'fast-querystring';
+import type { Maybe } from '#src/lib/maybe.ts';
+import { urlMayHoldUnstorable } from '#src/lib/storable.ts';
+import { validatorCompiler } from '#src/lib/validation.ts';
+import type { Scope } from '#src/modules/api-keys/scopes.ts';
+import type { KeyService } from '#src/modules/api-keys/service.ts';
+import type { AuthKey } from '#src/modules/api-keys/types.ts';
+import { bearerTokenOf, type KeyGuard, keyOf, keyRefusal } from '#src/plugins/key-auth.ts';
+import type { RequestLimits } from '#src/plugins/rate-limit.ts';
+import { requestIdFor } from '#src/plugins/request-id.ts';
+import { logRequest } from '#src/plugins/request-logger.ts';
+import { sendJsonNowOrLater } from './json-text.ts';
+
+export { parseQuery as querystringParser };
+
+const CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A key route whose answer is JSON built once and cached: leaderboards, a player's statistics. `answer` is the
+ * one implementation of the read, with every access rule, and answers at once (no promise) when all it needs
+ * is cached.
+ */
+export interface CachedRead<P extends TSchema, Q extends TSchema> {
+  /** Path under the plugin's prefix, with `:name` parameters. */
+  url: string;
+  scope: Scope;
+  params?: P;
+  querystring?: Q;
+  /** The rest of the route's schema, for the OpenAPI document (operationId, summary, response, …). */
+  doc: Omit<FastifySchema, 'params' | 'querystring' | 'body'> & { operationId: string; summary: string };
+  answer(key: AuthKey, params: Static<P>, query: Static<Q>): Maybe<Buffer>;
+}
+
+interface FastRoute {
+  /** `/api/v1/players/:player/stats` split on `/`; parameters as `:name`. */
+  segments: string[];
+  scope: Scope;
+  validateParams: ((data: unknown) => boolean) | null;
+  validateQuery: ((data: unknown) => boolean) | null;
+  answer(key: AuthKey, params: unknown, query: unknown): Maybe<Buffer>;
+}
+
+/** The options of Fastify's that shape its HTTP server. */
+interface ServerTimings {
+  http?: ServerOptions;
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number | null;
+}
+
+/**
+ * Cached key reads, answered straight from node:http before Fastify builds its request, and through Fastify
+ * otherwise. Both paths run the same steps with the same code: Fastify's query parser, the route's own compiled
+ * query and path validators, the key check of `requireKey`, the route's `answer`, the rate limit, and one access
+ * log line. This path answers only a 200 whose answer is ready at once; everything else (an error to report, a
+ * key or answer still loading, an unusual URL, a closing server) goes to Fastify with nothing written and
+ * nothing counted. An answer this path started loading is handed to Fastify's handler, so it is loaded once.
+ * A property test holds both paths to the same answers (test/http/fast-reads.test.ts).
+ */
+export class FastReads {
+  /** Requests answered here (tests, diagnostics). */
+  served = 0;
+  private open: boolean;
+  private readonly routes: FastRoute[] = [];
+  /** Answers this path started and handed to Fastify, by request. */
+  private readonly started = new WeakMap<IncomingMessage, Promise<Buffer>>();
+  /** Set by the app once Fastify has made its logger. */
+  log: FastifyBaseLogger | null = null;
+
+  /**
+   * `enabled: false` leaves every request to Fastify (a rate limiter shared through Redis, whose counts cannot
+   * wait for this path, or a test comparing both paths).
+   */
+  constructor(
+    private readonly keys: KeyService,
+    private readonly limits: RequestLimits,
+    enabled: boolean,
+  ) {
+    this.open = enabled;
+  }
+
+  /** From now on every request goes to Fastify (which answers 503 or closes connections while it shuts down). */
+  close(): void {
+    this.open = false;
+  }
+
+  /** Registers `read` as a GET route of `app` (under its prefix) and on this path. */
+  route<P extends TSchema, Q extends TSchema>(app: FastifyInstance, guard: KeyGuard, read: CachedRead<P, Q>): void {
+    app.get(
+      read.url,
+      {
+        onRequest: guard(read.scope),
+        schema: {
+          ...read.doc,
+          security: [{ bearerAuth: [] }],
+          'x-required-scopes': [read.scope],
+          ...(read.params ? { params: read.params } : {}),
+          ...(read.querystring ? { querystring: read.querystring } : {}),
+        },
+      },
+      (request, reply) => {
+        const started = this.started.get(request.raw);
+        return sendJsonNowOrLater(
+          reply,
+          started ?? read.answer(keyOf(request), request.params as Static<P>, request.query as Static<Q>),
+        );
+      },
+    );
+    const compile = (schema: TSchema | undefined, httpPart: 'params' | 'querystring') =>
+      schema ? (validatorCompiler({ schema, httpPart, method: 'GET', url: read.url }) as (d: unknown) => boolean) : null;
+    this.routes.push({
+      segments: `${app.prefix}${read.url}`.split('/'),
+      scope: read.scope,
+      validateParams: compile(read.params, 'params'),
+      validateQuery: compile(read.querystring, 'querystring'),
+      answer: read.answer as FastRoute['answer'],
+    });
+  }
+
+  /** Fastify's `serverFactory`: an HTTP/1.1 server set up as Fastify sets up its own, with this path in front. */
+  serverFactory(): FastifyServerFactory {
+    return (handler, fastifyOptions) => {
+      // Fastify passes its options with its defaults filled in.
+      const o = fastifyOptions as ServerTimings;
+      const next = handler as RequestListener;
+      const server: Server = createServer(o.http ?? {}, (req, res) => {
+        if (!this.serve(req, res)) next(req, res);
+      });
+      // As Fastify sets up the server it makes itself.
+      if (o.keepAliveTimeout !== undefined) server.keepAliveTimeout = o.keepAliveTimeout;
+      if (o.requestTimeout !== undefined) server.requestTimeout = o.requestTimeout;
+      server.setTimeout(o.connectionTimeout ?? 0);
+      if (o.maxRequestsPerSocket) server.maxRequestsPerSocket = o.maxRequestsPerSocket;
+      return server;
+    };
+  }
+
+  /** Answers `req` and returns true, or returns false having written and counted nothing. */
+  serve(req: IncomingMessage, res: ServerResponse): boolean {
+    if (!this.open || req.method !== 'GET') return false;
+    const url = req.url;
+    if (url === undefined || req.headers['content-length'] !== undefined) return false;
+    if (req.headers['transfer-encoding'] !== undefined || urlMayHoldUnstorable(url)) return false;
+    const start = performance.now();
+    let body: Buffer | undefined;
+    try {
+      body = this.answer(req, url);
+    } catch {
+      // Fastify answers it, with the error.
+      return false;
+    }
+    if (body === undefined) return false;
+    const id = requestIdFor(req);
+    res.writeHead(200, { 'x-request-id': id, 'content-type': CONTENT_TYPE, 'content-length': body.length });
+    res.end(body);
+    this.served++;
+    if (this.log) logRequest(this.log, id, req.method, url, req.socket.remoteAddress, 200, performance.now() - start);
+    return true;
+  }
+
+  private answer(req: IncomingMessage, url: string): Buffer | undefined {
+    // As Fastify's router: the path ends at `?`, `;` or `#`; anything but `?` there goes to Fastify.
+    const end = url.search(/[?;#]/);
+    if (end >= 0 && url[end] !== '?') return undefined;
+    const path = end < 0 ? url : url.slice(0, end);
+    if (path.includes('%')) return undefined;
+    const segments = path.split('/');
+    for (const route of this.routes) {
+      const params = matchPath(route.segments, segments);
+      if (params === null) continue;
+      const query = parseQuery(end < 0 ? '' : url.slice(end + 1));
+      if (route.validateParams && !route.validateParams(params)) return undefined;
+      if (route.validateQuery && !route.validateQuery(query)) return undefined;
+      const token = bearerTokenOf(req.headers.authorization);
+      if (token === null) return undefined;
+      const key = this.keys.verify(token);
+      if (key instanceof Promise) {
+        // Not cached: Fastify's hook verifies it, sharing the load this started.
+        key.catch(() => undefined);
+        return undefined;
+      }
+      if (keyRefusal(key, route.scope) !== null) return undefined;
+      const answer = route.answer(key!, params, query);
+      if (answer instanceof Promise) {
+        // Loading: Fastify's handler sends it when it settles.
+        answer.catch(() => undefined);
+        this.started.set(req, answer);
+        return undefined;
+      }
+      return this.admit(key!) ? answer : undefined;
+    }
+    return undefined;
+  }
+
+  /** Counts the request as Fastify's hook would; false when over the limit (Fastify then answers the 429). */
+  private admit(key: AuthKey): boolean {
+    try {
+      return this.limits.keyRequest(key.id) === undefined;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** The path parameters when `segments` matches the route's (static parts equal, parameters non-empty). */
+function matchPath(route: readonly string[], segments: readonly string[]): Record<string, string> | null {
+  if (route.length !== segments.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < route.length; i++) {
+    const r = route[i]!;
+    const s = segments[i]!;
+    if (r.startsWith(':')) {
+      if (s === '') return null;
+      params[r.slice(1)] = s;
+    } else if (r !== s) {
+      return null;
+    }
+  }
+  return params;
+}

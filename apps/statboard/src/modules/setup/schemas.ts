@@ -1,0 +1,16 @@
+import { Type } from '@sinclair/typebox';
+import { Uuid } from '#src/http/schemas.ts';
+
+export const BootstrapRequest = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 1024 }),
+  workspace_name: Type.Optional(Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' })),
+});
+
+export const BootstrapResponse = Type.Object({
+  data: Type.Object({ workspace_id: Uuid, role: Type.Literal('owner') }),
+});
+
+/** Minutes a bootstrap token from the CLI stays valid. */
+export const TokenRequest = Type.Object({
+  ttl_minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 525_600, default: 60 })),
+});

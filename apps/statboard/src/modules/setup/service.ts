@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, Queryable } from '#src/db/types.ts';
+import { AppError } from '#src/errors.ts';
+import { checkBody } from '#src/lib/validation.ts';
+import { formatToken, generateSecret, sha256Hex } from '#src/modules/api-keys/token.ts';
+import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import type { UserService } from '#src/modules/users/service.ts';
+import type { Workspace, WorkspaceService } from '#src/modules/workspaces/service.ts';
+import * as repo from './repo.ts';
+import { BootstrapRequest, TokenRequest } from './schemas.ts';
+
+const STARTUP_TTL_MINUTES = 24 * 60;
+
+export interface BootstrapToken {
+  token: string;
+  expires_at: string;
+}
+
+/**
+ * First-time setup: `BOOTSTRAP_TOKEN` from the environment, single-use tokens from the CLI with an expiry, and
+ * a token logged once at first start. Only hashes are stored. A signed-in user redeems a token to create the
+ * first workspace and become its owner.
+ */
+export class SetupService {
+  constructor(
+    private readonly db: Db,
+    private readonly workspaces: WorkspaceService,
+    private readonly users: UserService,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** A new single-use token, `stb_bootstrap_<uuid>_<secret>`, valid `ttl_minutes` (default 60). */
+  async createToken(actor: Actor, input: unknown = {}): Promise<BootstrapToken> {
+    const { ttl_minutes: ttl = 60 } = checkBody(TokenRequest, input, 'The TTL is invalid.');
+    return this.db.transaction(async (tx) => {
+      const token = await this.insertToken(tx, ttl, 'cli');
+      // The token itself never goes into the audit log.
+      await this.audit.record(tx, actor, {
+        workspaceId: null,
+        action: 'BOOTSTRAP_TOKEN_CREATED',
+        targetType: 'bootstrap_token',
+        targetId: null,
+        before: null,
+        after: { expires_at: token.expires_at },
+      });
+      return token;
+    });
+  }
+
+  private async insertToken(db: Queryable, ttlMinutes: number, source: 'cli' | 'startup'): Promise<BootstrapToken> {
+    const id = randomUUID();
+    const token = formatToken('bootstrap', id, generateSecret());
+    const expiresAt = new Date(Date.now() + ttlMinutes * 60_000);
+    await repo.insertToken(db, { id, tokenHash: sha256Hex(token), source, expiresAt });
+    return { token, expires_at: expiresAt.toISOString() };
+  }
+
+  /** Records the environment's token (idempotent) so it is accepted once, like any other. */
+  async registerEnvToken(token: string): Promise<void> {
+    await repo.insertToken(this.db, { id: randomUUID(), tokenHash: sha256Hex(token), source: 'env', expiresAt: null });
+  }
+
+  async needsBootstrap(): Promise<boolean> {
+    return (await this.workspaces.count()) === 0;
+  }
+
+  async hasUsableToken(): Promise<boolean> {
+    return (await repo.countUsableTokens(this.db)) > 0;
+  }
+
+  /** A token for the log of the first start, valid a day. */
+  createStartupToken(): Promise<BootstrapToken> {
+    return this.insertToken(this.db, STARTUP_TTL_MINUTES, 'startup');
+  }
+
+  /**
+   * Redeems a token (`{token, workspace_name?}`) to create the first workspace, race-free: under one lock, a
+   * workspace that exists is 409 and an unknown, used or expired token 422. The actor becomes its owner; the
+   * owner membership and the audit record commit with it.
+   */
+  async bootstrap(actor: Actor & { userId: string }, input: unknown): Promise<Workspace> {
+    const body = checkBody(BootstrapRequest, input);
+    return this.db.transaction(async (tx) => {
+      await repo.lockBootstrap(tx);
+      if ((await this.workspaces.count(tx)) > 0) throw new AppError('CONFLICT', 'A workspace already exists.');
+      if (body.token.length > 300 || !(await repo.useToken(tx, sha256Hex(body.token)))) {
+        throw new AppError('INVALID_BOOTSTRAP_TOKEN');
+      }
+      const ws = await this.workspaces.insert(tx, { name: body.workspace_name ?? 'Statboard' });
+      await this.users.addOwner(tx, ws.id, actor.userId);
+      await this.audit.record(tx, actor, {
+        workspaceId: ws.id,
+        action: 'WORKSPACE_BOOTSTRAPPED',
+        targetType: 'workspace',
+        targetId: ws.id,
+        before: null,
+        after: { ...ws, owner_user_id: actor.userId },
+      });
+      return ws;
+    });
+  }
+}

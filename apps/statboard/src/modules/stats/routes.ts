@@ -1,0 +1,46 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { ADMIN_DOC, adminErrors } from '#src/http/schemas.ts';
+import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
+import { StatDefinition, UpdateStatRequest } from './schemas.ts';
+import type { StatDefinitionService } from './service.ts';
+
+/** `/admin/stats`: statistic definitions; every role reads, analysts and up change them. */
+export function statRoutes(stats: StatDefinitionService, guards: AdminGuards): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    await guards.enter(app);
+    app.get(
+      '/admin/stats',
+      {
+        onRequest: guards.allow('read'),
+        schema: {
+          ...ADMIN_DOC,
+          operationId: 'adminListStats',
+          summary: 'Statistic definitions, public or not, by key',
+          response: { 200: Type.Object({ data: Type.Array(Type.Ref(StatDefinition)) }), ...adminErrors(401, 403) },
+        },
+      },
+      async (request) => ({ data: await stats.list(memberOf(request).workspaceId) }),
+    );
+    app.put(
+      '/admin/stats/:key',
+      {
+        onRequest: guards.allow('write:players'),
+        schema: {
+          ...ADMIN_DOC,
+          operationId: 'adminUpdateStat',
+          summary: "Changes a statistic's visibility, display name or sort order (omitted fields are kept)",
+          params: Type.Object({ key: Type.String({ minLength: 1, maxLength: 255 }) }),
+          body: UpdateStatRequest,
+          response: {
+            200: Type.Object({ data: Type.Ref(StatDefinition) }),
+            ...adminErrors(400, 401, 403, 404, 422),
+          },
+        },
+      },
+      async (request) => ({
+        data: await stats.update(actorOf(request), memberOf(request).workspaceId, request.params.key, request.body),
+      }),
+    );
+  };
+}

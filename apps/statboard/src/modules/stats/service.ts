@@ -1,0 +1,51 @@
+import type { Changes } from '#src/cache/changes.ts';
+import type { Db } from '#src/db/types.ts';
+import { AppError } from '#src/errors.ts';
+import { isoRequired } from '#src/lib/time.ts';
+import { checkBody } from '#src/lib/validation.ts';
+import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import * as repo from './repo.ts';
+import { type StatDefinition, UpdateStatRequest } from './schemas.ts';
+
+function toDefinition(row: repo.StatDefinitionRow): StatDefinition {
+  return { ...row, created_at: isoRequired(row.created_at), updated_at: isoRequired(row.updated_at) };
+}
+
+/** Statistic definitions of a workspace: visibility, display name and leaderboard sort order. */
+export class StatDefinitionService {
+  constructor(
+    private readonly db: Db,
+    private readonly changes: Changes,
+    private readonly audit: AuditService,
+  ) {}
+
+  async list(workspaceId: string): Promise<StatDefinition[]> {
+    return (await repo.listDefinitions(this.db, workspaceId)).map(toDefinition);
+  }
+
+  /** Changes the given fields (omitted ones keep their value); an unknown key is 404. */
+  async update(actor: Actor, workspaceId: string, key: string, input: unknown): Promise<StatDefinition> {
+    const body = checkBody(UpdateStatRequest, input, 'The statistic definition is invalid.');
+    return this.db.transaction(async (tx) => {
+      const row = key.length <= 255 ? await repo.findDefinition(tx, workspaceId, key) : null;
+      if (!row) throw new AppError('NOT_FOUND', `Statistic '${key.slice(0, 255)}' not found.`);
+      const after = toDefinition(
+        await repo.updateDefinition(tx, row.id, {
+          public: body.public ?? row.public,
+          displayName: body.display_name === undefined ? row.display_name : body.display_name?.trim() || null,
+          sortOrder: body.sort_order ?? row.sort_order,
+        }),
+      );
+      await this.changes.publish(tx, { topic: 'definition', workspaceId });
+      await this.audit.record(tx, actor, {
+        workspaceId,
+        action: 'STAT_UPDATED',
+        targetType: 'stat_definition',
+        targetId: after.key,
+        before: toDefinition(row),
+        after,
+      });
+      return after;
+    });
+  }
+}

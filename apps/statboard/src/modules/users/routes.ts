@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { ADMIN_DOC, adminErrors } from '#src/http/schemas.ts';
+import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
+import { AdminUser, UpdateUserRequest } from './schemas.ts';
+import type { UserService } from './service.ts';
+
+/** `/admin/users`: everyone who has signed in and their role here; admins and owners read and change them. */
+export function userRoutes(users: UserService, guards: AdminGuards): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    await guards.enter(app);
+    app.get(
+      '/admin/users',
+      {
+        onRequest: guards.allow('read:users'),
+        schema: {
+          ...ADMIN_DOC,
+          operationId: 'listUsers',
+          summary: 'Everyone who has signed in, with their role here (null: none)',
+          response: { 200: Type.Object({ data: Type.Array(Type.Ref(AdminUser)) }), ...adminErrors(401, 403) },
+        },
+      },
+      async (request) => ({ data: await users.list(memberOf(request).workspaceId) }),
+    );
+    app.put(
+      '/admin/users/:user',
+      {
+        onRequest: guards.allow('write:users'),
+        schema: {
+          ...ADMIN_DOC,
+          operationId: 'updateUserRole',
+          summary: "Sets a user's role; only owners grant or change owner; the last owner stays (409)",
+          params: Type.Object({ user: Type.String({ format: 'uuid' }) }),
+          body: UpdateUserRequest,
+          response: { 200: Type.Object({ data: Type.Ref(AdminUser) }), ...adminErrors(400, 401, 403, 404, 409, 422) },
+        },
+      },
+      async (request) => {
+        const member = memberOf(request);
+        const actor = { ...actorOf(request), role: member.role };
+        return { data: await users.setRole(actor, member.workspaceId, request.params.user, request.body) };
+      },
+    );
+  };
+}
