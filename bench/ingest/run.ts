@@ -8,6 +8,7 @@
  *   BENCH_SECONDS=10 BENCH_BATCHES=0,1,20,100 BENCH_CONCURRENCY=4,16 BENCH_PGLITE_CONCURRENCY=4,16 BENCH_DB=pg,pglite BENCH_WRITE=0 \
  *     npm run bench:ingest
  */
+import { ChangeBus } from '../../apps/statboard/src/cache/bus.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -339,7 +340,7 @@ async function benchDatabase(kind: 'pg' | 'pglite'): Promise<{ rows: Row[]; diag
       const db = await openTarget(svcTarget, 20);
       try {
         for (const slots of [SERVICE_WRITE_SLOTS, conns]) {
-          const writer = new IngestWriter(db, slots);
+          const writer = new IngestWriter(db, ChangeBus.local(), slots);
           await measure(
             `service writer alone, ${slots} write slots${slots === SERVICE_WRITE_SLOTS ? ' (as the service)' : ''}`,
             svcBackends!,

@@ -1,8 +1,10 @@
+import { loadConfig } from '../../apps/statboard/src/config.ts';
 import { migrate } from '../../apps/statboard/src/db/migrate.ts';
 import { openDatabase } from '../../apps/statboard/src/db/open.ts';
 import type { Db } from '../../apps/statboard/src/db/types.ts';
-import { READ_SCOPES } from '../../apps/statboard/src/modules/keys/scopes.ts';
+import { READ_SCOPES } from '../../apps/statboard/src/modules/api-keys/scopes.ts';
 import { buildServices } from '../../apps/statboard/src/services.ts';
+import { CLI_ACTOR as ACTOR } from '../../apps/statboard/src/modules/audit-log/service.ts';
 
 export interface BenchWorkspace {
   workspaceId: string;
@@ -36,12 +38,12 @@ export async function seedStatboard(
   const db = await openTarget(target);
   try {
     await migrate(db);
-    const services = buildServices(db, { nextUploadAfterSeconds: 60 });
-    const ws = await services.workspaces.create({ name: 'Bench' });
-    const server = await services.servers.create(ws.id, { name: 'Main', hostname: 'mc.example.com', port: 25565 });
-    const season = await services.seasons.create(ws.id, { name: 'Season 1', slug: 's1', active: true });
-    const client = await services.keys.create(ws.id, { name: 'mod', type: 'client', scopes: ['ingest:write'] });
-    const website = await services.keys.create(ws.id, { name: 'site', type: 'website', scopes: [...READ_SCOPES] });
+    const services = buildServices(db, loadConfig({}));
+    const ws = await services.workspaces.create(ACTOR, { name: 'Bench' });
+    const server = await services.servers.create(ACTOR, ws.id, { name: 'Main', hostname: 'mc.example.com', port: 25565 });
+    const season = await services.seasons.create(ACTOR, ws.id, { name: 'Season 1', slug: 's1', active: true });
+    const client = await services.keys.create(ACTOR, ws.id, { name: 'mod', type: 'client', scopes: ['ingest:write'] });
+    const website = await services.keys.create(ACTOR, ws.id, { name: 'site', type: 'website', scopes: [...READ_SCOPES] });
     const out: BenchWorkspace = {
       workspaceId: ws.id,
       serverId: server.id,

@@ -90,6 +90,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   }).withTypeProvider<TypeBoxTypeProvider>();
   reads.log = logger ?? null;
 
+  app.decorate('fastReads', reads);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('principal', null);
   app.addHook('onClose', async () => limits.close());

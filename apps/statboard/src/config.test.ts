@@ -20,13 +20,6 @@ describe('configuration', () => {
     expect(Object.isFrozen(c)).toBe(true);
   });
 
-  it('reads HOT_READS as 1/0 or true/false', () => {
-    expect(loadConfig({ HOT_READS: '0' }).hotReads).toBe(false);
-    expect(loadConfig({ HOT_READS: 'false' }).hotReads).toBe(false);
-    expect(loadConfig({ HOT_READS: '1' }).hotReads).toBe(true);
-    expect(loadConfig({ HOT_READS: 'true' }).hotReads).toBe(true);
-  });
-
   it('reads PLAYER_CACHE_MB in MiB (0: no cached player answers)', () => {
     expect(loadConfig({ PLAYER_CACHE_MB: '0' }).playerCacheBytes).toBe(0);
     expect(loadConfig({ PLAYER_CACHE_MB: '8' }).playerCacheBytes).toBe(8 * 1024 * 1024);

@@ -43,7 +43,10 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, services, logger });
   const { applied } = await migrate(db);
   if (applied.length > 0) logger.info({ applied }, 'database migrated');
-  logger.info({ database: db.kind === 'pg' ? 'postgresql' : `embedded (PGlite) in ${config.dataDir}` }, 'database ready');
+  logger.info(
+    { database: db.kind === 'pg' ? 'postgresql' : `embedded (PGlite) in ${config.dataDir}` },
+    'database ready',
+  );
   await ensureStartupBootstrapToken(services, config, logger);
 
   let closing = false;

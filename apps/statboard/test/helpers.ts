@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '#src/app.ts';
+import { ChangeBus } from '#src/cache/bus.ts';
 import { type Config, loadConfig } from '#src/config.ts';
 import { migrate } from '#src/db/migrate.ts';
 import { openPg } from '#src/db/pg.ts';
 import { openPglite } from '#src/db/pglite.ts';
 import type { Db } from '#src/db/types.ts';
 import type { Scope } from '#src/modules/api-keys/scopes.ts';
+import type { Actor } from '#src/modules/audit-log/service.ts';
 import { buildServices, type Services } from '#src/services.ts';
 
 /** Which database the suite runs on: PGlite in memory, or a fresh database on TEST_DATABASE_URL's server. */
@@ -59,8 +61,13 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
+/** The actor of changes that tests make through the services directly (fixtures). */
+export const ACTOR: Actor = Object.freeze({ userId: null, label: 'test', ip: null, requestId: null });
+
 export interface TestContext {
   db: Db;
+  /** The change bus the services' caches listen to. */
+  bus: ChangeBus;
   services: Services;
   app: FastifyInstance;
   config: Config;
@@ -71,11 +78,13 @@ export interface TestContext {
 export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
   const tdb = await createTestDb();
   const config = testConfig(env);
-  const services = buildServices(tdb.db, config);
+  const bus = ChangeBus.local();
+  const services = buildServices(tdb.db, config, { bus });
   const app = await buildApp({ config, services });
   await app.ready();
   return {
     db: tdb.db,
+    bus,
     services,
     app,
     config,
@@ -101,13 +110,13 @@ const ALL_READ: Scope[] = ['players:read', 'stats:read', 'leaderboards:read', 'p
 
 /** A workspace with one enabled server (mc.example.com:25565), an active season and a key of each kind. */
 export async function seedWorkspace(services: Services, name = 'Test'): Promise<Fixture> {
-  const ws = await services.workspaces.create({ name });
-  const server = await services.servers.create(ws.id, { name: 'Main', hostname: 'mc.example.com', port: 25565 });
-  const season = await services.seasons.create(ws.id, { name: 'Season 1', slug: 's1', active: true });
+  const ws = await services.workspaces.create(ACTOR, { name });
+  const server = await services.servers.create(ACTOR, ws.id, { name: 'Main', hostname: 'mc.example.com', port: 25565 });
+  const season = await services.seasons.create(ACTOR, ws.id, { name: 'Season 1', slug: 's1', active: true });
   const keys: Record<string, string> = {};
   const keyIds: Record<string, string> = {};
   const make = async (label: string, type: string, scopes: Scope[]) => {
-    const k = await services.keys.create(ws.id, { name: label, type, scopes });
+    const k = await services.keys.create(ACTOR, ws.id, { name: label, type, scopes });
     keys[label] = k.secret;
     keyIds[label] = k.data.id;
   };
@@ -144,4 +153,13 @@ export function modBatch(
 
 export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
+}
+
+/**
+ * Disables a key as an operator could only by editing the database (no route or command disables one), and tells
+ * the caches.
+ */
+export async function disableKey(ctx: Pick<TestContext, 'db' | 'bus'>, id: string, enabled = false): Promise<void> {
+  await ctx.db.query('UPDATE api_keys SET enabled = $2 WHERE id = $1', [id, enabled]);
+  await ctx.bus.publish({ topic: 'key', ids: [id] });
 }

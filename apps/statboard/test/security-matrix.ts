@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '#src/modules/api-keys/scopes.ts';
 import { SCOPES } from '#src/modules/api-keys/scopes.ts';
-import { type Fixture, modBatch, seedWorkspace, type TestContext } from './helpers.ts';
+import { ACTOR, disableKey, type Fixture, modBatch, seedWorkspace, type TestContext } from './helpers.ts';
 import { expectError, snapshotDb } from './http/support.ts';
 
 /**
@@ -94,7 +94,7 @@ export function runSecurityMatrix(label: string, getCtx: () => TestContext, rout
       const ws = home.workspaceId;
       const type = route.scope === 'ingest:write' ? 'client' : 'website';
       const make = async (over: { scopes?: string[]; expires_at?: string } = {}) =>
-        s.keys.create(ws, {
+        s.keys.create(ACTOR, ws, {
           name: 'matrix',
           type: over.scopes ? 'integration' : type,
           scopes: over.scopes ?? [route.scope],
@@ -102,17 +102,17 @@ export function runSecurityMatrix(label: string, getCtx: () => TestContext, rout
         });
       const good = await make();
       const revoked = await make();
-      await s.keys.revoke(ws, revoked.data.id);
+      await s.keys.revoke(ACTOR, ws, revoked.data.id);
       const expired = await make({ expires_at: new Date(Date.now() - 60_000).toISOString() });
       const disabled = await make();
-      await s.keys.setEnabled(ws, disabled.data.id, false);
+      await disableKey(ctx, disabled.data.id);
       const wrongScope = await make({ scopes: SCOPES.filter((x) => x !== route.scope) });
 
       // Another workspace with the same scope, its own season (same slug) and a server under another name.
-      const other = await s.workspaces.create({ name: 'Matrix other' });
-      await s.servers.create(other.id, { name: 'Other', hostname: 'other.example.com', port: 25565 });
-      await s.seasons.create(other.id, { name: 'Season 1', slug: home.seasonSlug, active: true });
-      const otherKey = await s.keys.create(other.id, { name: 'other', type, scopes: [route.scope] });
+      const other = await s.workspaces.create(ACTOR, { name: 'Matrix other' });
+      await s.servers.create(ACTOR, other.id, { name: 'Other', hostname: 'other.example.com', port: 25565 });
+      await s.seasons.create(ACTOR, other.id, { name: 'Season 1', slug: home.seasonSlug, active: true });
+      const otherKey = await s.keys.create(ACTOR, other.id, { name: 'other', type, scopes: [route.scope] });
 
       // One public player with one statistic in the home workspace.
       await s.ingest.ingest(

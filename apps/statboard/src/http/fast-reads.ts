@@ -6,10 +6,9 @@ import {
   type ServerOptions,
   type ServerResponse,
 } from 'node:http';
-import type { FastifySchema } from 'fastify';
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { FastifyBaseLogger, FastifyInstance, FastifyServerFactory } from 'fastify';
 import { parse as parseQuery } from 'fast-querystring';
+import type { FastifyBaseLogger, FastifyInstance, FastifySchema, FastifyServerFactory } from 'fastify';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { urlMayHoldUnstorable } from '#src/lib/storable.ts';
 import { validatorCompiler } from '#src/lib/validation.ts';
@@ -25,6 +24,13 @@ import { sendJsonNowOrLater } from './json-text.ts';
 export { parseQuery as querystringParser };
 
 const CONTENT_TYPE = 'application/json; charset=utf-8';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The fast path of cached key reads (set by buildApp). */
+    fastReads: FastReads;
+  }
+}
 
 /**
  * A key route whose answer is JSON built once and cached: leaderboards, a player's statistics. `answer` is the
@@ -91,6 +97,11 @@ export class FastReads {
     this.open = enabled;
   }
 
+  /** Whether this path answers requests now. */
+  get active(): boolean {
+    return this.open;
+  }
+
   /** From now on every request goes to Fastify (which answers 503 or closes connections while it shuts down). */
   close(): void {
     this.open = false;
@@ -119,7 +130,9 @@ export class FastReads {
       },
     );
     const compile = (schema: TSchema | undefined, httpPart: 'params' | 'querystring') =>
-      schema ? (validatorCompiler({ schema, httpPart, method: 'GET', url: read.url }) as (d: unknown) => boolean) : null;
+      schema
+        ? (validatorCompiler({ schema, httpPart, method: 'GET', url: read.url }) as (d: unknown) => boolean)
+        : null;
     this.routes.push({
       segments: `${app.prefix}${read.url}`.split('/'),
       scope: read.scope,

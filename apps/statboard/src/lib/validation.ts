@@ -1,6 +1,6 @@
+import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv, type ErrorObject } from 'ajv';
 import formatsModule from 'ajv-formats';
-import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError, type ErrorDetails } from '#src/errors.ts';
 import { isRfc3339 } from '#src/lib/rfc3339.ts';
@@ -75,7 +75,11 @@ const compiled = new WeakMap<TSchema, ReturnType<Ajv['compile']>>();
  * the same through every door (HTTP, CLI, tests): returns it typed (defaults filled in), or throws the same 422
  * `INVALID_PAYLOAD` with field details that the HTTP route answers.
  */
-export function checkBody<T extends TSchema>(schema: T, value: unknown, message = 'The request is invalid.'): Static<T> {
+export function checkBody<T extends TSchema>(
+  schema: T,
+  value: unknown,
+  message = 'The request is invalid.',
+): Static<T> {
   let validate = compiled.get(schema);
   if (validate === undefined) {
     validate = strict.compile(schema);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTOR } from '../helpers.ts';
 import { countRows, expectError } from '../http/support.ts';
 import { Browser, createWorld, signIn, type World } from './support/world.ts';
 
@@ -12,7 +13,7 @@ afterAll(async () => {
 
 describe('POST /api/v1/setup/bootstrap', () => {
   it('needs a session: 401 UNAUTHENTICATED without one', async () => {
-    const { token } = await w.services.bootstrap.createToken();
+    const { token } = await w.services.setup.createToken(ACTOR);
     const res = await w.app.inject({ method: 'POST', url: '/api/v1/setup/bootstrap', payload: { token } });
     expectError(res, 401, 'UNAUTHENTICATED');
   });
@@ -27,7 +28,7 @@ describe('POST /api/v1/setup/bootstrap', () => {
 
   it('refuses an expired token with 422 INVALID_BOOTSTRAP_TOKEN', async () => {
     const b = await signIn(w, 'expired-token@example.com');
-    const { token } = await w.services.bootstrap.createToken(1);
+    const { token } = await w.services.setup.createToken(ACTOR, { ttl_minutes: 1 });
     await w.db.db.query(`UPDATE bootstrap_tokens SET expires_at = now() - interval '1 minute'`);
     const res = await b.app('POST', '/api/v1/setup/bootstrap', { body: { token } });
     expectError(res, 422, 'INVALID_BOOTSTRAP_TOKEN');
@@ -35,19 +36,19 @@ describe('POST /api/v1/setup/bootstrap', () => {
 
   it('refuses a cross-origin bootstrap with 403', async () => {
     const b = await signIn(w, 'cross@example.com');
-    const { token } = await w.services.bootstrap.createToken();
+    const { token } = await w.services.setup.createToken(ACTOR);
     const res = await b.app('POST', '/api/v1/setup/bootstrap', {
       body: { token },
       headers: { origin: 'https://evil.example' },
     });
     expectError(res, 403, 'FORBIDDEN');
-    expect(await w.services.bootstrap.needsBootstrap()).toBe(true);
+    expect(await w.services.setup.needsBootstrap()).toBe(true);
   });
 
   it('creates the workspace once when two requests race with the same token; the winner is owner', async () => {
     const a = await signIn(w, 'owner@example.com');
     const c = await signIn(w, 'racer@example.com');
-    const { token } = await w.services.bootstrap.createToken();
+    const { token } = await w.services.setup.createToken(ACTOR);
     const [r1, r2] = await Promise.all([
       a.app('POST', '/api/v1/setup/bootstrap', { body: { token, workspace_name: 'Craft Club' } }),
       c.app('POST', '/api/v1/setup/bootstrap', { body: { token, workspace_name: 'Other' } }),
@@ -70,7 +71,7 @@ describe('POST /api/v1/setup/bootstrap', () => {
 
   it('answers 409 once a workspace exists, even with a fresh token', async () => {
     const b = await signIn(w, 'late@example.com');
-    const { token } = await w.services.bootstrap.createToken();
+    const { token } = await w.services.setup.createToken(ACTOR);
     expectError(await b.app('POST', '/api/v1/setup/bootstrap', { body: { token } }), 409, 'CONFLICT');
   });
 

@@ -1,10 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#src/app.ts';
 import { buildServices, type Services } from '#src/services.ts';
-import { createTestDb, type TestDb, testConfig } from '../helpers.ts';
+import { ACTOR, createTestDb, type TestDb, testConfig } from '../helpers.ts';
 import { CookieJar } from './support/world.ts';
 
 async function freePort(): Promise<number> {
@@ -28,7 +29,7 @@ beforeAll(async () => {
   const config = testConfig({ PORT: String(port), HOST: '127.0.0.1' });
   services = buildServices(db.db, config);
   const stream = { write: (line: string) => logs.push(line) };
-  app = await buildApp({ config, services, logger: { level: 'info', stream } });
+  app = await buildApp({ config, services, logger: pino({ level: 'info' }, stream) });
   await app.listen({ port, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -100,7 +101,7 @@ describe('embedded development identity provider (no OIDC_ISSUER, not production
       needs_bootstrap: true,
     });
 
-    const { token } = await services.bootstrap.createToken();
+    const { token } = await services.setup.createToken(ACTOR);
     const boot = await get(jar, '/api/v1/setup/bootstrap', {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: base },

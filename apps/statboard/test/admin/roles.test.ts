@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '#src/modules/users/roles.ts';
+import { ACTOR } from '../helpers.ts';
 import { expectError } from '../http/support.ts';
 import { buildTeam, PLAYER_UUID, STAT_KEY, type Team } from './support/team.ts';
 import { createWorld, type World } from './support/world.ts';
@@ -33,7 +34,8 @@ const ANALYSTS: Role[] = ['owner', 'admin', 'analyst'];
 const ADMINS: Role[] = ['owner', 'admin'];
 
 const freshKey = async () =>
-  (await w.services.keys.create(t.workspaceId, { name: `k${++n}`, type: 'client', scopes: ['ingest:write'] })).data.id;
+  (await w.services.keys.create(ACTOR, t.workspaceId, { name: `k${++n}`, type: 'client', scopes: ['ingest:write'] }))
+    .data.id;
 
 const ROUTES: AdminRoute[] = [
   {

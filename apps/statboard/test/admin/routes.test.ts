@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, modBatch } from '../helpers.ts';
+import { ACTOR, bearer, modBatch } from '../helpers.ts';
 import { countRows, expectError, expectInvalid } from '../http/support.ts';
 import { buildTeam, PLAYER_UUID, STAT_KEY, type Team } from './support/team.ts';
 import { createWorld, type World } from './support/world.ts';
@@ -207,7 +207,11 @@ describe('players and statistic definitions', () => {
     });
     expect(res.statusCode).toBe(200);
     expect((res.json() as { data: { public: boolean } }).data.public).toBe(false);
-    const key = await w.services.keys.create(t.workspaceId, { name: 'r', type: 'website', scopes: ['players:read'] });
+    const key = await w.services.keys.create(ACTOR, t.workspaceId, {
+      name: 'r',
+      type: 'website',
+      scopes: ['players:read'],
+    });
     expectError(await w.app.inject({ url: `/api/v1/players/${PLAYER_UUID}`, headers: bearer(key.secret) }), 404);
     const hidden = await t.browsers.readonly.app('GET', '/api/v1/admin/players');
     expect((hidden.json() as { data: { public: boolean }[] }).data[0]!.public).toBe(false);
@@ -226,7 +230,7 @@ describe('players and statistic definitions', () => {
   });
 
   it('caps the admin player list at 500 records', async () => {
-    const client = await w.services.keys.create(t.workspaceId, {
+    const client = await w.services.keys.create(ACTOR, t.workspaceId, {
       name: 'bulk',
       type: 'client',
       scopes: ['ingest:write'],
@@ -258,7 +262,7 @@ describe('players and statistic definitions', () => {
     });
     const list = (await t.browsers.readonly.app('GET', '/api/v1/admin/stats')).json() as { data: { key: string }[] };
     expect(list.data.map((d) => d.key)).toContain(STAT_KEY);
-    const key = await w.services.keys.create(t.workspaceId, {
+    const key = await w.services.keys.create(ACTOR, t.workspaceId, {
       name: 'lb',
       type: 'website',
       scopes: ['leaderboards:read'],

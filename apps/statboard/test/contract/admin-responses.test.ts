@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTeam, PLAYER_UUID, STAT_KEY, type Team } from '../admin/support/team.ts';
 import { type Browser, createWorld, type World } from '../admin/support/world.ts';
-import { bearer, DB_KIND } from '../helpers.ts';
+import { ACTOR, bearer, DB_KIND } from '../helpers.ts';
 import type { Json } from './compat.ts';
 import { Conformance } from './conformance.ts';
 
@@ -220,7 +220,7 @@ describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () =>
   it('POST /setup/bootstrap: 401 without a session, 409 once a workspace exists', async () => {
     const T = '/api/v1/setup/bootstrap';
     expect((await call(null, 'POST', T, T, { body: { token: 'x' } })).statusCode).toBe(401);
-    const { token } = await w.services.bootstrap.createToken();
+    const { token } = await w.services.setup.createToken(ACTOR);
     expect((await call(team.browsers.none, 'POST', T, T, { body: { token } })).statusCode).toBe(409);
   });
 

@@ -3,6 +3,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Queryable } from '#src/db/types.ts';
 import {
+  ACTOR,
   bearer,
   createTestContext,
   DB_KIND,
@@ -107,7 +108,7 @@ describe(`responses match the served OpenAPI document (${DB_KIND})`, () => {
     });
 
     it('refuses a player outside the key restriction (403)', async () => {
-      const k = await ctx.services.keys.create(fx.workspaceId, {
+      const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
         name: 'only one',
         type: 'client',
         scopes: ['ingest:write'],
@@ -183,7 +184,7 @@ describe(`responses match the served OpenAPI document (${DB_KIND})`, () => {
     it('refuses no key (401), a key without players:read (403) and a player outside the restriction (403)', async () => {
       expect((await call(T, { method: 'GET', url: `/api/v1/players/${PLAYER}` })).statusCode).toBe(401);
       expect((await get(PLAYER, fx.keys.client!)).statusCode).toBe(403);
-      const k = await ctx.services.keys.create(fx.workspaceId, {
+      const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
         name: 'other player',
         type: 'website',
         scopes: ['players:read', 'stats:read'],
@@ -275,12 +276,12 @@ describe(`responses match the served OpenAPI document (${DB_KIND})`, () => {
     });
 
     it('refuses a revoked key (401)', async () => {
-      const k = await ctx.services.keys.create(fx.workspaceId, {
+      const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
         name: 'gone',
         type: 'website',
         scopes: ['stats:read'],
       });
-      await ctx.services.keys.revoke(fx.workspaceId, k.data.id);
+      await ctx.services.keys.revoke(ACTOR, fx.workspaceId, k.data.id);
       expect((await call(T, { method: 'GET', url: T, headers: bearer(k.secret) })).statusCode).toBe(401);
     });
   });

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
+import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { runSecurityMatrix } from '../security-matrix.ts';
 import {
   at,
@@ -695,8 +695,12 @@ describe('POST /api/v1/ingest/batch: order of checks', () => {
   const big = () => ({ ...modBatch({ uuid: uuid() }), padding: 'p'.repeat(1024 * 1024 + 10) });
 
   it('401 before 403: a revoked key without ingest:write is 401', async () => {
-    const k = await ctx.services.keys.create(fx.workspaceId, { name: 'r', type: 'website', scopes: ['players:read'] });
-    await ctx.services.keys.revoke(fx.workspaceId, k.data.id);
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
+      name: 'r',
+      type: 'website',
+      scopes: ['players:read'],
+    });
+    await ctx.services.keys.revoke(ACTOR, fx.workspaceId, k.data.id);
     await refusedWithoutWrites(k.secret, modBatch(), 401, 'INVALID_API_KEY');
   });
 
@@ -723,7 +727,7 @@ describe('POST /api/v1/ingest/batch: order of checks', () => {
   });
 
   it('422 before the player restriction 403', async () => {
-    const k = await ctx.services.keys.create(fx.workspaceId, {
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
       name: 'p',
       type: 'client',
       scopes: ['ingest:write'],
@@ -740,7 +744,7 @@ describe('POST /api/v1/ingest/batch: order of checks', () => {
 
   it('player restriction 403 before the unknown server 404', async () => {
     const allowed = uuid();
-    const k = await ctx.services.keys.create(fx.workspaceId, {
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
       name: 'p',
       type: 'client',
       scopes: ['ingest:write'],
@@ -752,13 +756,13 @@ describe('POST /api/v1/ingest/batch: order of checks', () => {
   });
 
   it('unknown, disabled or wrong-port server is 404, and 404 wins over the server restriction 403', async () => {
-    const k = await ctx.services.keys.create(fx.workspaceId, {
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
       name: 's',
       type: 'client',
       scopes: ['ingest:write'],
       server_restrictions: [fx.serverId],
     });
-    await ctx.services.servers.create(fx.workspaceId, {
+    await ctx.services.servers.create(ACTOR, fx.workspaceId, {
       name: 'Off',
       hostname: 'off.example.com',
       port: 25565,
@@ -777,12 +781,12 @@ describe('POST /api/v1/ingest/batch: order of checks', () => {
 
   it('server restriction 403 before the missing active season 404', async () => {
     const s = ctx.services;
-    const ws = await s.workspaces.create({ name: 'No season' });
-    const a = await s.servers.create(ws.id, { name: 'A', hostname: 'a.example.com', port: 25565 });
-    await s.servers.create(ws.id, { name: 'B', hostname: 'b.example.com', port: 25565 });
-    const restricted = await s.seasons.create(ws.id, { name: 'R', slug: 'r' });
-    const open = await s.seasons.create(ws.id, { name: 'O', slug: 'o' });
-    const k = await s.keys.create(ws.id, {
+    const ws = await s.workspaces.create(ACTOR, { name: 'No season' });
+    const a = await s.servers.create(ACTOR, ws.id, { name: 'A', hostname: 'a.example.com', port: 25565 });
+    await s.servers.create(ACTOR, ws.id, { name: 'B', hostname: 'b.example.com', port: 25565 });
+    const restricted = await s.seasons.create(ACTOR, ws.id, { name: 'R', slug: 'r' });
+    const open = await s.seasons.create(ACTOR, ws.id, { name: 'O', slug: 'o' });
+    const k = await s.keys.create(ACTOR, ws.id, {
       name: 'c',
       type: 'client',
       scopes: ['ingest:write'],
@@ -795,10 +799,10 @@ describe('POST /api/v1/ingest/batch: order of checks', () => {
     // Allowed server, no active season: 404 (before the season restriction 403).
     await refusedWithoutWrites(k.secret, batch('a.example.com'), 404, 'NOT_FOUND');
     // Active season outside the restriction: 403.
-    await s.seasons.activate(ws.id, open.id);
+    await s.seasons.activate(ACTOR, ws.id, open.id);
     await refusedWithoutWrites(k.secret, batch('a.example.com'), 403, 'FORBIDDEN');
     // Everything allowed: 200.
-    await s.seasons.activate(ws.id, restricted.slug);
+    await s.seasons.activate(ACTOR, ws.id, restricted.slug);
     await ingestOk(ctx, k.secret, batch('A.Example.Com.'));
   });
 });

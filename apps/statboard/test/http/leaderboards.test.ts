@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
+import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { runSecurityMatrix } from '../security-matrix.ts';
 import { expectError, expectInvalid, getJson, ingestOk, mutate, snapshotDb, uuid } from './support.ts';
 
@@ -197,8 +197,8 @@ describe('GET /api/v1/leaderboards', () => {
   });
 
   it("returns 403 FORBIDDEN for a season outside the key's season restriction", async () => {
-    const s2 = await ctx.services.seasons.create(fx.workspaceId, { name: 'S2', slug: 'lb-s2' });
-    const k = await ctx.services.keys.create(fx.workspaceId, {
+    const s2 = await ctx.services.seasons.create(ACTOR, fx.workspaceId, { name: 'S2', slug: 'lb-s2' });
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
       name: 'only s2',
       type: 'website',
       scopes: ['leaderboards:read'],
@@ -209,7 +209,7 @@ describe('GET /api/v1/leaderboards', () => {
   });
 
   it("lists only players in the key's UUID restriction", async () => {
-    const k = await ctx.services.keys.create(fx.workspaceId, {
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
       name: 'two players',
       type: 'website',
       scopes: ['leaderboards:read'],

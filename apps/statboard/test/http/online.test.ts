@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
+import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { runSecurityMatrix } from '../security-matrix.ts';
 import { getJson, ingestOk, mutate, snapshotDb, sql, uuid } from './support.ts';
 
@@ -107,7 +107,7 @@ describe('GET /api/v1/online', () => {
   it("lists only players in the key's player restriction", async () => {
     const a = await join('InList');
     const b = await join('NotInList');
-    const k = await ctx.services.keys.create(fx.workspaceId, {
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
       name: 'one',
       type: 'website',
       scopes: ['presence:read'],

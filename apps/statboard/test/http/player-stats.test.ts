@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Season } from '#src/modules/seasons/service.ts';
-import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
+import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { runSecurityMatrix } from '../security-matrix.ts';
 import { at, expectError, getJson, ingestOk, mutate, snapshotDb, uuid } from './support.ts';
 
@@ -30,8 +30,8 @@ beforeAll(async () => {
   web = fx.keys.website!;
   await ingestOk(ctx, fx.keys.client!, modBatch({ uuid: PLAYER, username: 'Statful', stats: S1_STATS }));
   // A second season, now active, with other values.
-  s2 = await ctx.services.seasons.create(fx.workspaceId, { name: 'Season 2', slug: 's2' });
-  await ctx.services.seasons.activate(fx.workspaceId, s2.id);
+  s2 = await ctx.services.seasons.create(ACTOR, fx.workspaceId, { name: 'Season 2', slug: 's2' });
+  await ctx.services.seasons.activate(ACTOR, fx.workspaceId, s2.id);
   await ingestOk(
     ctx,
     fx.keys.client!,
@@ -106,7 +106,7 @@ describe('GET /api/v1/players/{uuid}/stats', () => {
   });
 
   it("returns 403 FORBIDDEN for a season outside the key's season restriction", async () => {
-    const k = await ctx.services.keys.create(fx.workspaceId, {
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
       name: 'only s2',
       type: 'website',
       scopes: ['stats:read'],
@@ -119,7 +119,7 @@ describe('GET /api/v1/players/{uuid}/stats', () => {
   });
 
   it("returns 403 FORBIDDEN for a player outside the key's player restriction", async () => {
-    const k = await ctx.services.keys.create(fx.workspaceId, {
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
       name: 'other player',
       type: 'website',
       scopes: ['stats:read'],
@@ -168,8 +168,8 @@ describe('GET /api/v1/players/{uuid}/stats', () => {
     const q = `?season=${ws.seasonSlug}`;
     expect((await stats(q, ws.keys.website!, player)).season).toMatchObject({ active: true });
     expect((await stats(q, ws.keys.website!, player)).season).toMatchObject({ active: true }); // now cached
-    const next = await ctx.services.seasons.create(ws.workspaceId, { name: 'Next', slug: 'next' });
-    await ctx.services.seasons.activate(ws.workspaceId, next.id);
+    const next = await ctx.services.seasons.create(ACTOR, ws.workspaceId, { name: 'Next', slug: 'next' });
+    await ctx.services.seasons.activate(ACTOR, ws.workspaceId, next.id);
     expect((await stats(q, ws.keys.website!, player)).season).toMatchObject({ active: false });
   });
 });

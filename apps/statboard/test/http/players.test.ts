@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
+import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { runSecurityMatrix } from '../security-matrix.ts';
 import { expectError, expectInvalid, getJson, ingestOk, mutate, snapshotDb, uuid } from './support.ts';
 
@@ -134,7 +134,7 @@ describe('GET /api/v1/players', () => {
 
   it("lists only the players in the key's player restriction", async () => {
     const allowed = [uuids.get('Alice')!, uuids.get('Bob')!, uuids.get(HIDDEN)!];
-    const k = await ctx.services.keys.create(fx.workspaceId, {
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
       name: 'restricted',
       type: 'website',
       scopes: ['players:read'],
@@ -193,7 +193,7 @@ describe('GET /api/v1/players/{uuid}', () => {
   });
 
   it("returns 403 FORBIDDEN for a player outside the key's restriction, and 200 inside it", async () => {
-    const k = await ctx.services.keys.create(fx.workspaceId, {
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
       name: 'only alice',
       type: 'website',
       scopes: ['players:read'],

@@ -1,7 +1,15 @@
 import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#src/app.ts';
-import { bearer, createTestContext, type Fixture, seedWorkspace, type TestContext, testConfig } from '../helpers.ts';
+import {
+  ACTOR,
+  bearer,
+  createTestContext,
+  type Fixture,
+  seedWorkspace,
+  type TestContext,
+  testConfig,
+} from '../helpers.ts';
 
 let ctx: TestContext;
 let fx: Fixture;
@@ -52,7 +60,7 @@ describe('rate limits shared through Redis (REDIS_URL)', async () => {
   const reachable = await redisReachable();
   it.skipIf(!reachable)('two instances count the same key together', async () => {
     const config = testConfig({ REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT_PER_MINUTE: '4' });
-    const key = await ctx.services.keys.create(fx.workspaceId, {
+    const key = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
       name: 'shared',
       type: 'website',
       scopes: ['stats:read'],

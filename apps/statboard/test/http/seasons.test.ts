@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Season } from '#src/modules/seasons/service.ts';
-import { createTestContext, type Fixture, seedWorkspace, type TestContext } from '../helpers.ts';
+import { ACTOR, createTestContext, type Fixture, seedWorkspace, type TestContext } from '../helpers.ts';
 import { runSecurityMatrix } from '../security-matrix.ts';
 import { getJson, snapshotDb } from './support.ts';
 
@@ -14,14 +14,14 @@ beforeAll(async () => {
   ctx = await createTestContext();
   fx = await seedWorkspace(ctx.services, 'Seasons');
   const s = ctx.services.seasons;
-  old = await s.create(fx.workspaceId, {
+  old = await s.create(ACTOR, fx.workspaceId, {
     name: 'Old',
     slug: 'old',
     started_at: '2025-01-01T00:00:00Z',
     ended_at: '2025-06-01T00:00:00Z',
   });
-  mid = await s.create(fx.workspaceId, { name: 'Mid', slug: 'mid', started_at: '2025-07-01T00:00:00Z' });
-  next = await s.create(fx.workspaceId, { name: 'Next', slug: 'next' });
+  mid = await s.create(ACTOR, fx.workspaceId, { name: 'Mid', slug: 'mid', started_at: '2025-07-01T00:00:00Z' });
+  next = await s.create(ACTOR, fx.workspaceId, { name: 'Next', slug: 'next' });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -59,7 +59,7 @@ describe('GET /api/v1/seasons', () => {
 
   it('puts the active season first', async () => {
     expect((await seasons())[0]).toMatchObject({ id: fx.seasonId, active: true });
-    await ctx.services.seasons.activate(fx.workspaceId, next.slug);
+    await ctx.services.seasons.activate(ACTOR, fx.workspaceId, next.slug);
     const list = await seasons();
     expect(list[0]).toMatchObject({ id: next.id, active: true });
     expect(list.filter((x) => x.active)).toHaveLength(1);
@@ -71,7 +71,7 @@ describe('GET /api/v1/seasons', () => {
   });
 
   it("lists only the key's seasons when it has a season restriction", async () => {
-    const k = await ctx.services.keys.create(fx.workspaceId, {
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
       name: 'two seasons',
       type: 'website',
       scopes: ['stats:read'],

@@ -123,8 +123,8 @@ export async function mutate(
   params: unknown[] = [],
 ): Promise<void> {
   await ctx.db.query(text, params);
-  const bus = (ctx.db as { changes?: { publish(change: unknown): Promise<void> } }).changes;
-  for (const topic of ['season', 'definition', 'player', 'values']) await bus?.publish({ topic, workspaceId });
+  for (const topic of ['season', 'definition', 'player', 'values'] as const)
+    await ctx.bus.publish({ topic, workspaceId });
 }
 
 /** A random canonical UUID (v4). */

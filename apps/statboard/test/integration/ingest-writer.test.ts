@@ -32,7 +32,7 @@ const count = async (table: string) =>
 
 describe(`group commit (${DB_KIND})`, () => {
   it('writes many concurrent batches and resolves each only after its data is committed', async () => {
-    const writer = new IngestWriter(ctx.db, 2);
+    const writer = new IngestWriter(ctx.db, ctx.bus, 2);
     const items = Array.from({ length: 60 }, (_, i) =>
       item({
         stats: Array.from({ length: 20 }, (_, j) => ({ key: `minecraft.mined:minecraft.b${j}`, value: i * 100 + j })),
@@ -51,7 +51,7 @@ describe(`group commit (${DB_KIND})`, () => {
   });
 
   it('keeps the latest observation when one group holds two batches of the same player', async () => {
-    const writer = new IngestWriter(ctx.db, 1);
+    const writer = new IngestWriter(ctx.db, ctx.bus, 1);
     const uuid = randomUUID();
     const key = 'minecraft.custom:minecraft.walk_one_cm';
     const t = Date.now();
@@ -68,7 +68,7 @@ describe(`group commit (${DB_KIND})`, () => {
   });
 
   it('fails only the bad batch of a group and commits the others', async () => {
-    const writer = new IngestWriter(ctx.db, 1);
+    const writer = new IngestWriter(ctx.db, ctx.bus, 1);
     const before = await count('players');
     // Occupy the only slot so the next three form one group.
     const first = writer.submit(item());
@@ -83,7 +83,7 @@ describe(`group commit (${DB_KIND})`, () => {
   });
 
   it('stores each event once per workspace even when a group holds the same event twice', async () => {
-    const writer = new IngestWriter(ctx.db, 1);
+    const writer = new IngestWriter(ctx.db, ctx.bus, 1);
     const id = randomUUID();
     const ev = { id, type: 'SESSION_STARTED', occurredAt: new Date().toISOString(), payload: {} };
     const uuid = randomUUID();
@@ -97,8 +97,8 @@ describe(`group commit (${DB_KIND})`, () => {
   });
 
   it('keeps both batches when two writers create the same new player at the same moment', async () => {
-    const w1 = new IngestWriter(ctx.db, 1);
-    const w2 = new IngestWriter(ctx.db, 1);
+    const w1 = new IngestWriter(ctx.db, ctx.bus, 1);
+    const w2 = new IngestWriter(ctx.db, ctx.bus, 1);
     // Learn the definitions first, so both writers take the single-statement path.
     await w1.submit(item({ stats: [{ key: 'minecraft.custom:minecraft.race_a', value: 0 }] }));
     await w2.submit(item({ stats: [{ key: 'minecraft.custom:minecraft.race_b', value: 0 }] }));

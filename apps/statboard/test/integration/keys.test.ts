@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '#src/errors.ts';
-import { createTestContext, DB_KIND, type Fixture, seedWorkspace, type TestContext } from '../helpers.ts';
+import {
+  ACTOR,
+  createTestContext,
+  DB_KIND,
+  disableKey,
+  type Fixture,
+  seedWorkspace,
+  type TestContext,
+} from '../helpers.ts';
 
 let ctx: TestContext;
 let fx: Fixture;
@@ -24,7 +32,7 @@ async function code(p: Promise<unknown>): Promise<string> {
 
 describe(`API keys (${DB_KIND})`, () => {
   it('stores only the SHA-256 of the secret, never the token', async () => {
-    const { data, secret } = await keys().create(fx.workspaceId, {
+    const { data, secret } = await keys().create(ACTOR, fx.workspaceId, {
       name: 'k',
       type: 'integration',
       scopes: ['stats:read'],
@@ -40,30 +48,34 @@ describe(`API keys (${DB_KIND})`, () => {
 
   it('enforces the type and scope rules', async () => {
     const ws = fx.workspaceId;
-    expect(await code(keys().create(ws, { name: 'c', type: 'client', scopes: ['players:read'] }))).toBe(
+    expect(await code(keys().create(ACTOR, ws, { name: 'c', type: 'client', scopes: ['players:read'] }))).toBe(
       'INVALID_PAYLOAD',
     );
-    expect(await code(keys().create(ws, { name: 'c', type: 'client', scopes: ['ingest:write', 'stats:read'] }))).toBe(
-      'INVALID_PAYLOAD',
-    );
-    expect(await code(keys().create(ws, { name: 'w', type: 'website', scopes: ['ingest:write'] }))).toBe(
-      'INVALID_PAYLOAD',
-    );
-    expect(await code(keys().create(ws, { name: 'x', type: 'admin', scopes: ['stats:read'] }))).toBe('INVALID_PAYLOAD');
-    expect(await code(keys().create(ws, { name: 'x', type: 'integration', scopes: ['events:read'] }))).toBe(
-      'INVALID_PAYLOAD',
-    );
-    expect(await code(keys().create(ws, { name: 'x', type: 'integration', scopes: [] }))).toBe('INVALID_PAYLOAD');
     expect(
-      await code(keys().create(ws, { name: 'i', type: 'integration', scopes: ['ingest:write', 'stats:read'] })),
+      await code(keys().create(ACTOR, ws, { name: 'c', type: 'client', scopes: ['ingest:write', 'stats:read'] })),
+    ).toBe('INVALID_PAYLOAD');
+    expect(await code(keys().create(ACTOR, ws, { name: 'w', type: 'website', scopes: ['ingest:write'] }))).toBe(
+      'INVALID_PAYLOAD',
+    );
+    expect(await code(keys().create(ACTOR, ws, { name: 'x', type: 'admin', scopes: ['stats:read'] }))).toBe(
+      'INVALID_PAYLOAD',
+    );
+    expect(await code(keys().create(ACTOR, ws, { name: 'x', type: 'integration', scopes: ['events:read'] }))).toBe(
+      'INVALID_PAYLOAD',
+    );
+    expect(await code(keys().create(ACTOR, ws, { name: 'x', type: 'integration', scopes: [] }))).toBe(
+      'INVALID_PAYLOAD',
+    );
+    expect(
+      await code(keys().create(ACTOR, ws, { name: 'i', type: 'integration', scopes: ['ingest:write', 'stats:read'] })),
     ).toBe('ok');
   });
 
   it('refuses server and season restrictions that are not ids of this workspace', async () => {
-    const other = await ctx.services.workspaces.create({ name: 'Other' });
-    const foreign = await ctx.services.servers.create(other.id, { hostname: 'x.example.com', port: 1 });
+    const other = await ctx.services.workspaces.create(ACTOR, { name: 'Other' });
+    const foreign = await ctx.services.servers.create(ACTOR, other.id, { hostname: 'x.example.com', port: 1 });
     const err = await keys()
-      .create(fx.workspaceId, {
+      .create(ACTOR, fx.workspaceId, {
         name: 'r',
         type: 'client',
         scopes: ['ingest:write'],
@@ -75,21 +87,21 @@ describe(`API keys (${DB_KIND})`, () => {
   });
 
   it('verifies a token and fails at once after revoke, disable or expiry', async () => {
-    const { data, secret } = await keys().create(fx.workspaceId, {
+    const { data, secret } = await keys().create(ACTOR, fx.workspaceId, {
       name: 'v',
       type: 'client',
       scopes: ['ingest:write'],
     });
     expect((await keys().verify(secret))?.id).toBe(data.id);
-    await keys().setEnabled(fx.workspaceId, data.id, false);
+    await disableKey(ctx, data.id);
     expect(await keys().verify(secret)).toBeNull();
-    await keys().setEnabled(fx.workspaceId, data.id, true);
+    await disableKey(ctx, data.id, true);
     expect(await keys().verify(secret)).not.toBeNull();
-    await keys().revoke(fx.workspaceId, data.id);
+    await keys().revoke(ACTOR, fx.workspaceId, data.id);
     expect(await keys().verify(secret)).toBeNull();
     expect((await keys().get(fx.workspaceId, data.id)).status).toBe('revoked');
 
-    const past = await keys().create(fx.workspaceId, {
+    const past = await keys().create(ACTOR, fx.workspaceId, {
       name: 'e',
       type: 'client',
       scopes: ['ingest:write'],
@@ -102,20 +114,24 @@ describe(`API keys (${DB_KIND})`, () => {
   });
 
   it('rejects a token whose type was swapped or whose secret was tampered with', async () => {
-    const { secret } = await keys().create(fx.workspaceId, { name: 't', type: 'client', scopes: ['ingest:write'] });
+    const { secret } = await keys().create(ACTOR, fx.workspaceId, {
+      name: 't',
+      type: 'client',
+      scopes: ['ingest:write'],
+    });
     expect(await keys().verify(secret.replace('stb_client_', 'stb_website_'))).toBeNull();
     const last = secret.at(-1) === 'A' ? 'B' : 'A';
     expect(await keys().verify(secret.slice(0, -1) + last)).toBeNull();
   });
 
   it('rotates into a new key with the same settings; the old one stops at once or after the grace window', async () => {
-    const made = await keys().create(fx.workspaceId, {
+    const made = await keys().create(ACTOR, fx.workspaceId, {
       name: 'rot',
       type: 'website',
       scopes: ['stats:read'],
       season_restrictions: [fx.seasonId],
     });
-    const r1 = await keys().rotate(fx.workspaceId, made.data.id);
+    const r1 = await keys().rotate(ACTOR, fx.workspaceId, made.data.id);
     expect(r1.data).toMatchObject({
       name: 'rot',
       type: 'website',
@@ -125,16 +141,16 @@ describe(`API keys (${DB_KIND})`, () => {
     expect(await keys().verify(made.secret)).toBeNull();
     expect(await keys().verify(r1.secret)).not.toBeNull();
 
-    const r2 = await keys().rotate(fx.workspaceId, r1.data.id, 1);
+    const r2 = await keys().rotate(ACTOR, fx.workspaceId, r1.data.id, 1);
     expect(await keys().verify(r1.secret)).not.toBeNull();
     expect(await keys().verify(r2.secret)).not.toBeNull();
     await new Promise((r) => setTimeout(r, 1100));
     expect(await keys().verify(r1.secret)).toBeNull();
-    expect(await code(keys().rotate(fx.workspaceId, made.data.id))).toBe('CONFLICT');
+    expect(await code(keys().rotate(ACTOR, fx.workspaceId, made.data.id))).toBe('CONFLICT');
   });
 
   it('keeps last_used_at in memory and writes it in one statement on flush', async () => {
-    const { data, secret } = await keys().create(fx.workspaceId, {
+    const { data, secret } = await keys().create(ACTOR, fx.workspaceId, {
       name: 'lu',
       type: 'client',
       scopes: ['ingest:write'],
@@ -154,16 +170,18 @@ describe(`API keys (${DB_KIND})`, () => {
   });
 
   it('updates with replace semantics and 404s for another workspace', async () => {
-    const { data } = await keys().create(fx.workspaceId, {
+    const { data } = await keys().create(ACTOR, fx.workspaceId, {
       name: 'u',
       type: 'integration',
       scopes: ['stats:read'],
       description: 'd',
       player_restrictions: ['0b9f2c3e-5d6a-4b7c-8d9e-0f1a2b3c4d5e'],
     });
-    const updated = await keys().update(fx.workspaceId, data.id, { name: 'u2', scopes: ['players:read'] });
+    const updated = await keys().update(ACTOR, fx.workspaceId, data.id, { name: 'u2', scopes: ['players:read'] });
     expect(updated).toMatchObject({ name: 'u2', description: null, scopes: ['players:read'], player_restrictions: [] });
-    const other = await ctx.services.workspaces.create({ name: 'Elsewhere' });
-    expect(await code(keys().update(other.id, data.id, { name: 'x', scopes: ['stats:read'] }))).toBe('NOT_FOUND');
+    const other = await ctx.services.workspaces.create(ACTOR, { name: 'Elsewhere' });
+    expect(await code(keys().update(ACTOR, other.id, data.id, { name: 'x', scopes: ['stats:read'] }))).toBe(
+      'NOT_FOUND',
+    );
   });
 });

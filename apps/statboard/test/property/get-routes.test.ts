@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
+import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { type DbSnapshot, expectError, ingestOk, mutate, snapshotDb } from '../http/support.ts';
 import { nastyString, pathSegment, percentEncode, queryString } from './arbitraries.ts';
 
@@ -35,7 +35,7 @@ beforeAll(async () => {
     modBatch({ uuid: crypto.randomUUID(), username: 'a_b%c', sessionId: crypto.randomUUID() }),
   );
   await mutate(ctx, fx.workspaceId, "UPDATE players SET public = false WHERE username = 'a_b%c'");
-  const k = await ctx.services.keys.create(fx.workspaceId, {
+  const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
     name: 'restricted',
     type: 'integration',
     scopes: ['players:read', 'stats:read', 'leaderboards:read', 'presence:read'],

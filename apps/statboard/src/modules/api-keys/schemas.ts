@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, NullableDateTime, NullableString, Uuid } from '#src/http/schemas.ts';
-import { type Scope, SCOPES } from './scopes.ts';
+import { SCOPES, type Scope } from './scopes.ts';
 import { KEY_TYPES, type KeyType as KeyTypeName } from './token.ts';
 
 const KeyType = Type.Unsafe<KeyTypeName>({ type: 'string', enum: [...KEY_TYPES] });

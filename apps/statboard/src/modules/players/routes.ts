@@ -112,7 +112,12 @@ export function playerRoutes({ players, playerAdmin, key, admin }: PlayerRouteDe
           },
         },
         async (request) => ({
-          data: await playerAdmin.update(actorOf(request), memberOf(request).workspaceId, request.params.player, request.body),
+          data: await playerAdmin.update(
+            actorOf(request),
+            memberOf(request).workspaceId,
+            request.params.player,
+            request.body,
+          ),
         }),
       );
     });

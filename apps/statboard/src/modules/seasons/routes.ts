@@ -8,7 +8,10 @@ import { CreateSeasonRequest } from './schemas.ts';
 import type { SeasonService } from './service.ts';
 
 /** `GET /seasons` for keys; `/admin/seasons` to list (every role), create and activate (admin and owner). */
-export function seasonRoutes(seasons: SeasonService, guards: { key: KeyGuard; admin: AdminGuards }): FastifyPluginAsyncTypebox {
+export function seasonRoutes(
+  seasons: SeasonService,
+  guards: { key: KeyGuard; admin: AdminGuards },
+): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/seasons',

@@ -34,7 +34,10 @@ function toSeason(row: repo.SeasonRow): Season {
  */
 function permittedSeason(key: AuthKey, season: Season | null, ref: string | undefined): Season {
   if (!season) {
-    throw new AppError('NOT_FOUND', ref === undefined || ref === '' ? 'There is no active season.' : `Season '${ref}' not found.`);
+    throw new AppError(
+      'NOT_FOUND',
+      ref === undefined || ref === '' ? 'There is no active season.' : `Season '${ref}' not found.`,
+    );
   }
   if (key.seasons.length > 0 && !key.seasons.includes(season.id)) {
     throw new AppError('FORBIDDEN', 'This API key may not read that season.');
@@ -70,7 +73,12 @@ export class SeasonService {
     p.throwIfAny('The season is invalid.');
     try {
       return await this.db.transaction(async (tx) => {
-        let row = await repo.insertSeason(tx, workspaceId, { name: body.name.trim(), slug: body.slug, startedAt, endedAt });
+        let row = await repo.insertSeason(tx, workspaceId, {
+          name: body.name.trim(),
+          slug: body.slug,
+          startedAt,
+          endedAt,
+        });
         let replaced: Season | null = null;
         if (body.active === true) {
           await repo.lockWorkspaceSeasons(tx, workspaceId);

@@ -56,7 +56,12 @@ export function serverRoutes(servers: ServerService, guards: AdminGuards): Fasti
         },
       },
       async (request) => ({
-        data: await servers.update(actorOf(request), memberOf(request).workspaceId, request.params.server, request.body),
+        data: await servers.update(
+          actorOf(request),
+          memberOf(request).workspaceId,
+          request.params.server,
+          request.body,
+        ),
       }),
     );
   };

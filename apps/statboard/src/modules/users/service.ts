@@ -6,7 +6,7 @@ import { checkBody } from '#src/lib/validation.ts';
 import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
 import * as repo from './repo.ts';
 import { allows, type Role } from './roles.ts';
-import { type AdminUser as User, UpdateUserRequest } from './schemas.ts';
+import { UpdateUserRequest, type AdminUser as User } from './schemas.ts';
 
 export interface Identity {
   issuer: string;

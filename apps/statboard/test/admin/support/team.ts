@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Role } from '#src/modules/users/roles.ts';
-import { bearer, modBatch } from '../../helpers.ts';
+import { ACTOR, bearer, modBatch } from '../../helpers.ts';
 import { type Browser, signIn, type World } from './world.ts';
 
 export const PLAYER_UUID = '3f2b6c1e-8a4d-4e2f-9b1a-2c3d4e5f6a7b';
@@ -20,7 +20,7 @@ export interface Team {
 
 export async function buildTeam(w: World): Promise<Team> {
   const owner = await signIn(w, 'owner@example.com');
-  const { token } = await w.services.bootstrap.createToken();
+  const { token } = await w.services.setup.createToken(ACTOR);
   const boot = await owner.app('POST', '/api/v1/setup/bootstrap', { body: { token, workspace_name: 'Team' } });
   expect(boot.statusCode, boot.body).toBe(201);
   const workspaceId = (boot.json() as { data: { workspace_id: string } }).data.workspace_id;
@@ -36,14 +36,18 @@ export async function buildTeam(w: World): Promise<Team> {
     const res = await owner.app('PUT', `/api/v1/admin/users/${userIds[role]}`, { body: { role } });
     expect(res.statusCode, res.body).toBe(200);
   }
-  const server = await w.services.servers.create(workspaceId, {
+  const server = await w.services.servers.create(ACTOR, workspaceId, {
     name: 'Main',
     hostname: 'mc.example.com',
     port: 25565,
   });
-  const season = await w.services.seasons.create(workspaceId, { name: 'Season 1', slug: 's1', active: true });
-  const client = await w.services.keys.create(workspaceId, { name: 'mod', type: 'client', scopes: ['ingest:write'] });
-  const website = await w.services.keys.create(workspaceId, {
+  const season = await w.services.seasons.create(ACTOR, workspaceId, { name: 'Season 1', slug: 's1', active: true });
+  const client = await w.services.keys.create(ACTOR, workspaceId, {
+    name: 'mod',
+    type: 'client',
+    scopes: ['ingest:write'],
+  });
+  const website = await w.services.keys.create(ACTOR, workspaceId, {
     name: 'site',
     type: 'website',
     scopes: ['players:read'],
