@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('configuration', () => {
-  it('applies the DECISIONS defaults', () => {
+  it('applies the documented defaults', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       port: 8080,
@@ -38,13 +38,12 @@ describe('configuration', () => {
         DATABASE_URL: 'mysql://x',
         PUBLIC_URL: 'nope',
         OIDC_ISSUER: 'http://idp.example.com',
-        HOT_READS: 'maybe',
       });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
       const msg = (err as Error).message;
-      for (const name of ['PORT', 'DATABASE_URL', 'PUBLIC_URL', 'OIDC_ISSUER', 'OIDC_CLIENT_ID', 'HOT_READS'])
+      for (const name of ['PORT', 'DATABASE_URL', 'PUBLIC_URL', 'OIDC_ISSUER', 'OIDC_CLIENT_ID'])
         expect(msg).toContain(name);
     }
   });

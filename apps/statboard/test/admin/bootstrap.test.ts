@@ -77,10 +77,11 @@ describe('POST /api/v1/setup/bootstrap', () => {
 
   it('writes one WORKSPACE_BOOTSTRAPPED audit record without the token', async () => {
     const rows = await w.db.db.query<{ action: string; actor_user_id: string; after: unknown; request_id: string }>(
-      `SELECT action, actor_user_id, after, request_id FROM audit_log`,
+      `SELECT action, actor_user_id, after, request_id FROM audit_log WHERE workspace_id IS NOT NULL`,
     );
     expect(rows.map((r) => r.action)).toEqual(['WORKSPACE_BOOTSTRAPPED']);
-    const text = JSON.stringify(rows);
+    // The tokens' own records (made by the fixtures) never hold the token either.
+    const text = JSON.stringify(await w.db.db.query('SELECT * FROM audit_log'));
     expect(text).not.toContain('stb_bootstrap_');
     expect(rows[0]!.after).toMatchObject({ name: expect.any(String), slug: expect.any(String) });
   });

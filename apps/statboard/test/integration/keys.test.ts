@@ -141,7 +141,7 @@ describe(`API keys (${DB_KIND})`, () => {
     expect(await keys().verify(made.secret)).toBeNull();
     expect(await keys().verify(r1.secret)).not.toBeNull();
 
-    const r2 = await keys().rotate(ACTOR, fx.workspaceId, r1.data.id, 1);
+    const r2 = await keys().rotate(ACTOR, fx.workspaceId, r1.data.id, { grace_seconds: 1 });
     expect(await keys().verify(r1.secret)).not.toBeNull();
     expect(await keys().verify(r2.secret)).not.toBeNull();
     await new Promise((r) => setTimeout(r, 1100));

@@ -1,10 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, NullableDateTime, NullableString, Uuid } from '#src/http/schemas.ts';
 import { SCOPES, type Scope } from './scopes.ts';
-import { KEY_TYPES, type KeyType as KeyTypeName } from './token.ts';
-
-const KeyType = Type.Unsafe<KeyTypeName>({ type: 'string', enum: [...KEY_TYPES] });
-const ScopeName = Type.Unsafe<Scope>({ type: 'string', enum: [...SCOPES] });
+const KeyType = Type.Union([Type.Literal('client'), Type.Literal('website'), Type.Literal('integration')]);
 const UuidList = Type.Array(Uuid);
 
 /** The admin view of a key. Never carries the secret or its hash. */
@@ -23,7 +20,7 @@ export const ApiKey = Type.Object(
       Type.Literal('revoked'),
       Type.Literal('expired'),
     ]),
-    scopes: Type.Array(ScopeName),
+    scopes: Type.Array(Type.String()),
     player_restrictions: UuidList,
     uuid_restrictions: Type.Array(Uuid, { description: 'Alias of player_restrictions (the original dashboard)' }),
     server_restrictions: UuidList,
@@ -49,7 +46,7 @@ export const CreateApiKeyResponse = Type.Object(
 const KeyFields = {
   name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
   description: Type.Optional(NullableString({ maxLength: 500 })),
-  scopes: Type.Array(ScopeName, { minItems: 1, uniqueItems: true }),
+  scopes: Type.Array(Type.String(), { minItems: 1, uniqueItems: true }),
   player_restrictions: Type.Optional(Type.Array(Uuid, { uniqueItems: true, maxItems: 1000 })),
   uuid_restrictions: Type.Optional(
     Type.Array(Uuid, { uniqueItems: true, maxItems: 1000, description: 'Alias of player_restrictions' }),

@@ -15,7 +15,7 @@ import {
   UpdateApiKeyRequest,
   type UpdateApiKeyRequest as UpdateBody,
 } from './schemas.ts';
-import { type Scope, scopeRuleViolation } from './scopes.ts';
+import { isScope, type Scope, scopeRuleViolation } from './scopes.ts';
 import {
   DUMMY_DIGEST,
   formatToken,
@@ -134,7 +134,7 @@ export class KeyService {
       description: row.description,
       enabled: row.enabled,
       status: statusOf(row, Date.now()),
-      scopes: row.scopes as Scope[],
+      scopes: row.scopes,
       player_restrictions: row.player_restrictions,
       // The original dashboard's name for the same list.
       uuid_restrictions: row.player_restrictions,
@@ -149,12 +149,14 @@ export class KeyService {
   }
 
   /**
-   * What the schema cannot say: the scope rules of the key's type, and restriction ids that are servers and
+   * What the schema cannot say: scope names and the scope rules of the key's type, and restriction ids that are servers and
    * seasons of this workspace. `uuid_restrictions` is an alias of `player_restrictions`: both lists are merged.
    */
   private async settings(db: Queryable, workspaceId: string, type: KeyType, body: UpdateBody): Promise<repo.KeyWrite> {
     const p = new Problems();
-    const rule = scopeRuleViolation(type, body.scopes);
+    const unknown = body.scopes.filter((s) => !isScope(s));
+    for (const s of unknown) p.add('scopes', `unknown scope '${s.slice(0, 64)}'`);
+    const rule = unknown.length === 0 && scopeRuleViolation(type, body.scopes as Scope[]);
     if (rule) p.add('scopes', rule);
     const players = uniq([...(body.player_restrictions ?? []), ...(body.uuid_restrictions ?? [])]);
     if (players.length > 1000) p.add('player_restrictions', 'must hold at most 1000 UUIDs');

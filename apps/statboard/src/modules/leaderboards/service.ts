@@ -3,7 +3,7 @@ import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
-import { type Maybe, then } from '#src/lib/maybe.ts';
+import { andThen, type Maybe } from '#src/lib/maybe.ts';
 import { isoRequired } from '#src/lib/time.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import { type Player, toPlayer } from '#src/modules/players/service.ts';
@@ -51,7 +51,7 @@ export class LeaderboardService {
         : this.definitions
           ? this.definitions.get(`${workspaceId}|${statKey}`, load, (d) => d !== null)
           : load();
-    return then(def, (d) => {
+    return andThen(def, (d) => {
       if (!d?.public) throw new AppError('NOT_FOUND', `Statistic '${statKey}' not found.`);
       return d;
     });
@@ -63,8 +63,8 @@ export class LeaderboardService {
    * else built, or refused.
    */
   json(key: AuthKey, q: LeaderboardQuery): Maybe<Buffer> {
-    return then(this.seasons.readable(key, q.season), (season) =>
-      then(this.publicDefinition(key.workspaceId, q.stat), (def) => {
+    return andThen(this.seasons.readable(key, q.season), (season) =>
+      andThen(this.publicDefinition(key.workspaceId, q.stat), (def) => {
         const limit = clampLimit(q.limit);
         const build = async () => {
           const rows = await repo.topValues(this.db, {

@@ -35,7 +35,7 @@ export class PlayerAdminService {
     return (await repo.listAllPlayers(this.db, workspaceId, term, ADMIN_PLAYER_LIMIT)).map(toAdminPlayer);
   }
 
-  /** Sets `public` (`{public: boolean}`); the player is addressed by game UUID. */
+  /** Sets `public` (`{public: boolean}`); the player is addressed by game UUID or id. */
   async update(actor: Actor, workspaceId: string, ref: string, input: unknown): Promise<AdminPlayer> {
     const body = checkBody(UpdatePlayerRequest, input, 'The player is invalid.');
     return this.db.transaction(async (tx) => {

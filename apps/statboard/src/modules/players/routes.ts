@@ -105,7 +105,7 @@ export function playerRoutes({ players, playerAdmin, key, admin }: PlayerRouteDe
           schema: {
             ...ADMIN_DOC,
             operationId: 'adminUpdatePlayer',
-            summary: "Sets a player's visibility (player: game UUID)",
+            summary: "Sets a player's visibility (player: game UUID or id)",
             params: Type.Object({ player: Type.String({ format: 'uuid' }) }),
             body: UpdatePlayerRequest,
             response: { 200: Type.Object({ data: Type.Ref(AdminPlayer) }), ...adminErrors(400, 401, 403, 404, 422) },

@@ -4,7 +4,7 @@ import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import type { Player as PlayerSchema } from '#src/http/schemas.ts';
-import { type Maybe, then } from '#src/lib/maybe.ts';
+import { andThen, type Maybe } from '#src/lib/maybe.ts';
 import { type Page, pageOffset } from '#src/lib/page.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
@@ -108,7 +108,7 @@ export class PlayerService {
    */
   statsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Maybe<Buffer> {
     const uuid = permittedPlayer(key, uuidParam);
-    return then(this.seasons.readable(key, seasonRef), (season) => {
+    return andThen(this.seasons.readable(key, seasonRef), (season) => {
       const build = async () => {
         const row = visible(await repo.playerWithStatsJson(this.db, key.workspaceId, uuid, season.id));
         return Buffer.from(

@@ -4,7 +4,7 @@ import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import type { Season as SeasonSchema } from '#src/http/schemas.ts';
-import { type Maybe, then } from '#src/lib/maybe.ts';
+import { andThen, type Maybe } from '#src/lib/maybe.ts';
 import { sqlState, UNIQUE_VIOLATION } from '#src/lib/pg-errors.ts';
 import { iso } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
@@ -161,6 +161,6 @@ export class SeasonService {
   /** The season a key reads (see `permittedSeason`); at once when cached. */
   readable(key: AuthKey, ref: string | undefined): Maybe<Season> {
     const season = ref === undefined || ref === '' ? this.active(key.workspaceId) : this.find(key.workspaceId, ref);
-    return then(season, (s) => permittedSeason(key, s, ref));
+    return andThen(season, (s) => permittedSeason(key, s, ref));
   }
 }

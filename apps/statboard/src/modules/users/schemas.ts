@@ -1,8 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, NullableDateTime, NullableString, Uuid } from '#src/http/schemas.ts';
-import { ROLES, type Role as RoleName } from './roles.ts';
-
-export const Role = Type.Unsafe<RoleName>({ type: 'string', enum: [...ROLES] });
+export const Role = Type.Union([
+  Type.Literal('owner'),
+  Type.Literal('admin'),
+  Type.Literal('analyst'),
+  Type.Literal('readonly'),
+]);
 
 /** A user as the admin API shows it, with their role here (null: none). */
 export const AdminUser = Type.Object(
