@@ -135,6 +135,8 @@ async function run(services: Services, command: string, values: Values): Promise
   const actor = CLI_ACTOR;
   const ws = async () => (await services.workspaces.resolve(need(values, 'workspace'))).id;
   switch (command) {
+    case 'migrate':
+      throw new UsageError('migrate runs on the configured database only');
     case 'workspace create': {
       const w = await services.workspaces.create(actor, { name: need(values, 'name'), slug: values.slug });
       return { json: { data: w }, text: `Created workspace ${w.name} (${w.slug}) ${w.id}` };
@@ -285,7 +287,32 @@ function errorJson(err: unknown): unknown {
   return { error: { code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) } };
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** Runs a command on the database of the configuration (DATABASE_URL, else the embedded one), migrated first. */
+async function onConfiguredDatabase(command: string, values: Values): Promise<Result> {
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  let services: Services | null = null;
+  try {
+    const migrated = await migrate(db);
+    if (command === 'migrate') {
+      return {
+        json: { data: { applied: migrated.applied } },
+        text: migrated.applied.length ? `Applied ${migrated.applied.join(', ')}` : 'Nothing to migrate.',
+      };
+    }
+    services = buildServices(db, config);
+    return await run(services, command, values);
+  } finally {
+    await services?.flush().catch(() => undefined);
+    await db.close();
+  }
+}
+
+/**
+ * Runs one command and returns its exit code. `services`, when given, are used instead of opening the configured
+ * database (tests run commands on their own database).
+ */
+export async function main(argv: string[], services?: Services): Promise<number> {
   let values: Values;
   let positionals: string[];
   try {
@@ -306,30 +333,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command === '' && !values.help ? EXIT.usage : EXIT.ok;
   }
-  let services: Services | null = null;
   try {
     if (!COMMANDS.has(command)) throw new UsageError(`unknown command '${positionals.join(' ')}'`);
-    const config = loadConfig();
-    const db = await openDatabase(config);
-    try {
-      const migrated = await migrate(db);
-      if (command === 'migrate') {
-        const out = { data: { applied: migrated.applied } };
-        process.stdout.write(
-          json
-            ? `${JSON.stringify(out)}\n`
-            : `${migrated.applied.length ? `Applied ${migrated.applied.join(', ')}` : 'Nothing to migrate.'}\n`,
-        );
-        return EXIT.ok;
-      }
-      services = buildServices(db, config);
-      const result = await run(services, command, values);
-      process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
-      return EXIT.ok;
-    } finally {
-      await services?.flush().catch(() => undefined);
-      await db.close();
-    }
+    const result =
+      services === undefined ? await onConfiguredDatabase(command, values) : await run(services, command, values);
+    process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
+    return EXIT.ok;
   } catch (err) {
     if (json) process.stdout.write(`${JSON.stringify(errorJson(err))}\n`);
     const details = err instanceof AppError && err.details ? `\n${JSON.stringify(err.details)}` : '';
@@ -338,5 +347,3 @@ export async function main(argv: string[]): Promise<number> {
     return exitFor(err);
   }
 }
-
-process.exitCode = await main(process.argv.slice(2));

@@ -1,6 +1,6 @@
 /**
  * The one error registry: every error code the service answers with, its HTTP status and default message
- * (DECISIONS.md, "Error codes").
+ * (the error codes of the API documentation).
  */
 export const ERRORS = {
   BAD_REQUEST: { status: 400, message: 'The request could not be parsed.' },

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
-import { CHANGE_CHANNEL, ChangeBus } from './cache/bus.ts';
+import { ChangeBus } from './cache/bus.ts';
+import { notifyChange } from './cache/repo.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
@@ -36,9 +37,7 @@ async function main(): Promise<void> {
   const bus =
     config.databaseUrl === null
       ? ChangeBus.local()
-      : await ChangeBus.postgres(config.databaseUrl, async (payload) => {
-          await db.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]);
-        });
+      : await ChangeBus.postgres(config.databaseUrl, (payload) => notifyChange(db, payload));
   const services = buildServices(db, config, { bus });
   const app = await buildApp({ config, services, logger });
   const { applied } = await migrate(db);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { Agent, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '#src/app.ts';
@@ -64,8 +66,63 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 /** The actor of changes that tests make through the services directly (fixtures). */
 export const ACTOR: Actor = Object.freeze({ userId: null, label: 'test', ip: null, requestId: null });
 
+/** An answer received over HTTP, with the parts of Fastify's inject() answers the tests read. */
+export interface HttpAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  // biome-ignore lint/suspicious/noExplicitAny: typed as inject()'s answers, which the tests are written against
+  json<T = any>(): T;
+}
+
+export interface HttpRequest {
+  method?: string;
+  url: string;
+  headers?: Record<string, string>;
+  payload?: string;
+}
+
+const httpAgent = new Agent({ keepAlive: true, maxSockets: 8 });
+
+/** Sends a request over a real connection to `base` (`http://127.0.0.1:port`), as a client would. */
+export function overHttp(base: string, req: HttpRequest): Promise<HttpAnswer> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const r = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: req.url,
+        method: req.method ?? 'GET',
+        headers: req.headers,
+        agent: httpAgent,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            statusCode: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            json: <T>() => JSON.parse(body) as T,
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    r.on('error', reject);
+    r.end(req.payload);
+  });
+}
+
 export interface TestContext {
   db: Db;
+  /** The app listening on 127.0.0.1 (tests that must reach the app as it ships send over real HTTP). */
+  url: string;
+  /** Sends a request over HTTP to the listening app. */
+  http(req: HttpRequest): Promise<HttpAnswer>;
   /** The change bus the services' caches listen to. */
   bus: ChangeBus;
   services: Services;
@@ -81,9 +138,12 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
   const bus = ChangeBus.local();
   const services = buildServices(tdb.db, config, { bus });
   const app = await buildApp({ config, services });
-  await app.ready();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {
     db: tdb.db,
+    url,
+    http: (req) => overHttp(url, req),
     bus,
     services,
     app,

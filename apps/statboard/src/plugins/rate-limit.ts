@@ -90,7 +90,7 @@ function refuseOver(hit: Hit): void {
   }
 }
 
-/** The two limits of DECISIONS' `RATE_LIMITED` (429 with Retry-After), as the key-auth hook applies them. */
+/** The two limits behind `RATE_LIMITED` (429 with Retry-After), as the key guard applies them. */
 export class RequestLimits {
   constructor(
     private readonly limiter: RateLimiter,

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 const PRINTABLE = /^[\x21-\x7e][\x20-\x7e]{0,127}$/;
 
 /**
- * DECISIONS: the client's `X-Request-ID` when it is 1–128 printable ASCII characters, else a new UUID.
+ * The client's `X-Request-ID` when it is 1–128 printable ASCII characters, else a new UUID.
  * (A value that starts with a space is rejected: it would not survive header trimming.)
  */
 export function requestIdFor(req: IncomingMessage): string {

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, NullableDateTime, NullableString, Uuid } from '#src/http/schemas.ts';
-import { SCOPES, type Scope } from './scopes.ts';
+
 const KeyType = Type.Union([Type.Literal('client'), Type.Literal('website'), Type.Literal('integration')]);
 const UuidList = Type.Array(Uuid);
 

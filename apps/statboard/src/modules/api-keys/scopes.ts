@@ -9,7 +9,7 @@ export function isScope(value: string): value is Scope {
 }
 
 /**
- * DECISIONS: client keys must hold `ingest:write` and no read scope; website keys only read scopes;
+ * Client keys must hold `ingest:write` and no read scope; website keys only read scopes;
  * integration keys any. Returns a message for the `scopes` field, or null when allowed.
  */
 export function scopeRuleViolation(type: KeyType, scopes: readonly Scope[]): string | null {

@@ -1,12 +1,12 @@
 import { hash, randomBytes } from 'node:crypto';
 
-/** The fixed service abbreviation that starts every token (DECISIONS: `stb`). */
+/** The fixed service abbreviation that starts every token. */
 export const TOKEN_PREFIX = 'stb';
 export const KEY_TYPES = ['client', 'website', 'integration'] as const;
 export type KeyType = (typeof KEY_TYPES)[number];
 export type TokenType = KeyType | 'bootstrap';
 
-/** Bytes of randomness in a secret (DECISIONS: at least 32). */
+/** Bytes of randomness in a secret (at least 32). */
 const SECRET_BYTES = 32;
 
 export interface ParsedToken {

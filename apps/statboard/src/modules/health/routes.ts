@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '#src/db/types.ts';
+import { ping } from './repo.ts';
 
 const Health = Type.Object({ status: Type.Literal('ok') }, { description: 'Healthy' });
 const Unavailable = Type.Object(
@@ -36,7 +37,7 @@ export function healthRoutes(db: Db, prefixForIds: string): FastifyPluginAsyncTy
       async (_request, reply) => {
         try {
           await Promise.race([
-            db.query('SELECT 1'),
+            ping(db),
             new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000).unref()),
           ]);
           return { status: 'ok' as const };

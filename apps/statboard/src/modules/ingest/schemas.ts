@@ -22,7 +22,7 @@ export const ClientEvent = Type.Object({
 });
 
 /**
- * The ingest body (DECISIONS, "Ingest body"). `client.game_version` has the alias `minecraft_version` and
+ * The ingest body. `client.game_version` has the alias `minecraft_version` and
  * `client.loader_version` the alias `fabric_loader_version` (what the real mod sends); one of the first pair
  * is required, which the service checks. Unknown fields are ignored.
  */

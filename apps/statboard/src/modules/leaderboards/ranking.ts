@@ -10,7 +10,7 @@ export function competitionRanks(values: readonly number[]): number[] {
   return ranks;
 }
 
-/** DECISIONS: limit defaults to 10 and is clamped to 1–100. */
+/** `limit` defaults to 10 and is clamped to 1–100. */
 export function clampLimit(limit: number | undefined): number {
   if (limit === undefined || Number.isNaN(limit)) return 10;
   // ±Infinity clamp like any other out-of-range value.

@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sources(path);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** The files of `src` a file imports (type-only imports included), by path. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)) {
+    const spec = m[1]!;
+    if (spec.startsWith('#src/')) out.push(join(SRC, spec.slice(5)));
+    else if (spec.startsWith('.')) out.push(resolve(dirname(file), spec));
+  }
+  return out;
+}
+
+describe('source structure', () => {
+  it('has no import cycles (type-only imports included)', () => {
+    const graph = new Map(sources(SRC).map((f) => [f, importsOf(f)]));
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (f: string) => {
+      state.set(f, 'open');
+      stack.push(f);
+      for (const next of graph.get(f) ?? []) {
+        if (state.get(next) === 'open') {
+          cycles.push([...stack.slice(stack.indexOf(next)), next].map((p) => relative(SRC, p)).join(' → '));
+        } else if (!state.has(next)) {
+          visit(next);
+        }
+      }
+      stack.pop();
+      state.set(f, 'done');
+    };
+    for (const f of graph.keys()) if (!state.has(f)) visit(f);
+    expect(cycles).toEqual([]);
+  });
+
+  it('keeps SQL in repos and migrations, and admin routes with their features', () => {
+    const files = sources(SRC).map((f) => relative(SRC, f));
+    expect(files.filter((f) => f.startsWith('modules/admin/'))).toEqual([]);
+    const sql = /\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/;
+    const outside = files.filter(
+      (f) =>
+        sql.test(readFileSync(join(SRC, f), 'utf8')) && !/(^|\/)(repo|admin-repo)\.ts$/.test(f) && !f.startsWith('db/'),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it('names no file outside the repository in comments', () => {
+    const outside = /DECISIONS|NOTES\.md|stats-service\.md|shared\/(spec|reference)/;
+    const files = sources(SRC).filter((f) => outside.test(readFileSync(f, 'utf8')));
+    expect(files.map((f) => relative(SRC, f))).toEqual([]);
+  });
+});
