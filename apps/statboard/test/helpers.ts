@@ -186,7 +186,7 @@ export async function seedWorkspace(services: Services, name = 'Test'): Promise<
   return { workspaceId: ws.id, serverId: server.id, seasonId: season.id, seasonSlug: season.slug, keys, keyIds };
 }
 
-/** A batch as the real HM Stats Fabric mod sends it (NOTES.md, "Fabric mod"). */
+/** A batch as the real HM Stats Fabric mod sends it. */
 export function modBatch(
   over: {
     uuid?: string;

@@ -1,5 +1,5 @@
 /**
- * `config.yml` loading and validation (DECISIONS "Endpoint server": config keys). The result is a frozen
+ * `config.yml` loading and validation (config keys). The result is a frozen
  * snapshot plus warnings that name the setting or entry; an invalid setting falls back to its default.
  * @packageDocumentation
  */

@@ -1,6 +1,6 @@
 /**
  * Date rendering with Java `DateTimeFormatter` pattern letters in an IANA time zone
- * (DECISIONS "Endpoint server": `date_format`, `time_zone`). Zone conversion uses `Intl`.
+ * (`date_format`, `time_zone`). Zone conversion uses `Intl`.
  * @packageDocumentation
  */
 

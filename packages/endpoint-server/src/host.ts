@@ -1,5 +1,5 @@
 /**
- * The host interface the core runs behind (DECISIONS "Endpoint server", Hosts): whether the host is active,
+ * The host interface the core runs behind: whether the host is active,
  * finding a player, resolving external placeholders, and running a task within the request timeout.
  * @packageDocumentation
  */

@@ -1,5 +1,5 @@
 /**
- * Every text the server puts on the wire, in one place (spec "Errors", DECISIONS "Endpoint server").
+ * Every text the server puts on the wire, in one place.
  * @packageDocumentation
  */
 

@@ -1,5 +1,5 @@
 /**
- * Request path parsing (DECISIONS "Endpoint server", Paths).
+ * Request path parsing.
  * @packageDocumentation
  */
 
@@ -58,7 +58,7 @@ function decodeSegment(segment: string): string | null {
  * Parses the path of a request target. The query string is ignored.
  *
  * Steps: strip one leading and one trailing `/`, split on `/`, percent-decode each segment (a broken escape
- * anywhere is malformed), then apply the route rules of DECISIONS in order.
+ * anywhere is malformed), then apply the route rules in order.
  */
 export function parsePath(target: string): ParsedPath {
   const known = parsedTargets.get(target);

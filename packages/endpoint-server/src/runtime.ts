@@ -1,6 +1,6 @@
 /**
  * The running program: loads `config.yml`, builds the sidecar host and the server, swaps whole validated
- * snapshots on reload, and drains on shutdown (DECISIONS "Endpoint server").
+ * snapshots on reload, and drains on shutdown.
  * @packageDocumentation
  */
 import { readFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * The HTTP server (spec "Endpoints", "Errors"; DECISIONS "Endpoint server"). Built on node:http for speed.
+ * The HTTP server. Built on node:http for speed.
  * Created without listening; each request reads one configuration snapshot and keeps it to the end, so a
  * reload never changes a request in flight.
  * @packageDocumentation

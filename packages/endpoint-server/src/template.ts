@@ -1,5 +1,5 @@
 /**
- * One-pass templating (spec "Placeholders", DECISIONS "Endpoint server": substitution is one pass).
+ * One-pass templating: substitution is one pass, so text a placeholder produces is never scanned again.
  *
  * A template is compiled once, at config load, into literal text and placeholder slots. Rendering fills the
  * slots; text produced by a slot (a URL name, a provider's answer) is never scanned again, so it cannot inject

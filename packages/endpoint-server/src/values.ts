@@ -1,5 +1,5 @@
 /**
- * Turning YAML values into template text (DECISIONS "Endpoint server", Values): numbers and booleans become
+ * Turning YAML values into template text: numbers and booleans become
  * their text, a list `[a, b]`, null an empty string. Text follows Java's `toString`, as the original plugin's.
  * @packageDocumentation
  */

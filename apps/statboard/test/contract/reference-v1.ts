@@ -1,7 +1,7 @@
 /**
  * The original service's OpenAPI v1 document ("Minecraft Stats API" 1.0.0), restated as data: every path,
  * method, status, parameter and schema field with its type, required-ness, nullability and enum. The spec calls
- * that document normative and DECISIONS requires ours to be a superset of it, so this is what the contract tests
+ * that document normative and ours must be a superset of it, so this is what the contract tests
  * hold the served document to. `$ref`s are resolved into the constants below; the original's `nullable: true`
  * (an OpenAPI 3.0 keyword) is kept as `nullable` here: ours must say `anyOf [X, null]` instead.
  */
@@ -23,7 +23,7 @@ export interface RefSchema {
   required?: readonly string[];
   /** Array items. */
   items?: RefSchema;
-  /** DECISIONS: statistic values are numbers, where the original said integer ("our `value` fields are numbers"). */
+  /** Statistic values are numbers, where the original said integer ("our `value` fields are numbers"). */
   numberAllowed?: boolean;
 }
 
@@ -212,7 +212,7 @@ const keyWriteFields = {
 };
 
 /**
- * The original requires `type` without defining it (NOTES "OpenAPI vs code"); DECISIONS defines it as the key
+ * The original requires `type` without defining it ; we define it as the key
  * type, so it is stated here with its values.
  */
 export const CreateApiKeyRequest = obj(
@@ -370,7 +370,7 @@ export const REFERENCE_OPERATIONS: readonly RefOperation[] = [
     security: 'sessionCookie',
     admin: true,
     parameters: [keyParam],
-    // The original says 200 here; DECISIONS keeps 200 `{data, secret}`.
+    // The original says 200 here; we keep 200 `{data, secret}`.
     responses: { 200: { body: CreateApiKeyResponse }, 401: error, 403: error, 404: error },
   },
   {

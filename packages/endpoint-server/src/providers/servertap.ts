@@ -1,5 +1,5 @@
 /**
- * External placeholders through ServerTap (DECISIONS "Endpoint server"): `POST <url>/v1/placeholders/replace`
+ * External placeholders through ServerTap: `POST <url>/v1/placeholders/replace`
  * with form fields `message` and `uuid`, header `key`; the answer is a JSON string.
  *
  * All placeholders of one render go out in one request, joined by a random separator that no placeholder or

@@ -1,6 +1,6 @@
 /**
- * The sidecar host: reads a Paper or vanilla server folder beside the running server (DECISIONS "Endpoint
- * server", Players in the sidecar) and resolves external placeholders through ServerTap when configured.
+ * The sidecar host: reads a Paper or vanilla server folder beside the running server (players: usercache, player
+ * data, last login and last seen) and resolves external placeholders through ServerTap when configured.
  * @packageDocumentation
  */
 import { readFile } from 'node:fs/promises';
