@@ -13,7 +13,6 @@ describe('configuration', () => {
       oidc: null,
       redisUrl: null,
       nextUploadAfterSeconds: 60,
-      hotReads: true,
       playerCacheBytes: 128 * 1024 * 1024,
     });
     expect(c.dataDir).toMatch(/\/data$/);

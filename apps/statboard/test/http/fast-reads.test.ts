@@ -102,7 +102,7 @@ beforeAll(async () => {
   await ctx.services.keys.revoke(ACTOR, fx.workspaceId, revoked.data.id);
   // The same services (and caches) behind Fastify alone.
   plain = await buildApp({ config: testConfig(), services: ctx.services, fastReads: false });
-  hotUrl = await listen(ctx.app);
+  hotUrl = ctx.url;
   plainUrl = await listen(plain);
 });
 
@@ -260,7 +260,7 @@ describe('fast reads and the rate limit', () => {
     limited = await createTestContext({ RATE_LIMIT_PER_MINUTE: '5' });
     lfx = await seedWorkspace(limited.services, 'Limited');
     await ingestOk(limited, lfx.keys.client!, modBatch({ stats: [{ key: 'hot:score', value: 1 }] }));
-    url = await listen(limited.app);
+    url = limited.url;
   });
   afterAll(async () => {
     await limited?.close();
