@@ -8,11 +8,12 @@
  *   BENCH_SECONDS=10 BENCH_BATCHES=0,1,20,100 BENCH_CONCURRENCY=4,16 BENCH_PGLITE_CONCURRENCY=4,16 BENCH_DB=pg,pglite BENCH_WRITE=0 \
  *     npm run bench:ingest
  */
-import { ChangeBus } from '../../apps/statboard/src/cache/bus.ts';
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { ChangeBus } from '../../apps/statboard/src/cache/bus.ts';
 import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
 import { ensureDefinitions, upsertStats } from '../../apps/statboard/src/modules/ingest/repo.ts';
 import { type IngestItem, IngestWriter } from '../../apps/statboard/src/modules/ingest/writer.ts';

@@ -3,8 +3,8 @@ import { migrate } from '../../apps/statboard/src/db/migrate.ts';
 import { openDatabase } from '../../apps/statboard/src/db/open.ts';
 import type { Db } from '../../apps/statboard/src/db/types.ts';
 import { READ_SCOPES } from '../../apps/statboard/src/modules/api-keys/scopes.ts';
-import { buildServices } from '../../apps/statboard/src/services.ts';
 import { CLI_ACTOR as ACTOR } from '../../apps/statboard/src/modules/audit-log/service.ts';
+import { buildServices } from '../../apps/statboard/src/services.ts';
 
 export interface BenchWorkspace {
   workspaceId: string;
@@ -40,10 +40,18 @@ export async function seedStatboard(
     await migrate(db);
     const services = buildServices(db, loadConfig({}));
     const ws = await services.workspaces.create(ACTOR, { name: 'Bench' });
-    const server = await services.servers.create(ACTOR, ws.id, { name: 'Main', hostname: 'mc.example.com', port: 25565 });
+    const server = await services.servers.create(ACTOR, ws.id, {
+      name: 'Main',
+      hostname: 'mc.example.com',
+      port: 25565,
+    });
     const season = await services.seasons.create(ACTOR, ws.id, { name: 'Season 1', slug: 's1', active: true });
     const client = await services.keys.create(ACTOR, ws.id, { name: 'mod', type: 'client', scopes: ['ingest:write'] });
-    const website = await services.keys.create(ACTOR, ws.id, { name: 'site', type: 'website', scopes: [...READ_SCOPES] });
+    const website = await services.keys.create(ACTOR, ws.id, {
+      name: 'site',
+      type: 'website',
+      scopes: [...READ_SCOPES],
+    });
     const out: BenchWorkspace = {
       workspaceId: ws.id,
       serverId: server.id,
