@@ -1,10 +1,5 @@
-/** A value that is there at once (a cache hit) or later (a load). */
-export type Maybe<T> = T | Promise<T>;
-
 /**
- * `fn` applied to `value`: at once when the value is there, after it settles otherwise. Lets a read be written
- * once and still answer a cached request without a promise.
+ * A value that is there at once (a cache hit) or later (a load). The cached reads return one so that a cached
+ * answer needs no promise; they are written once for both cases, as methods called at once or after the promise.
  */
-export function andThen<T, U>(value: Maybe<T>, fn: (v: T) => Maybe<U>): Maybe<U> {
-  return value instanceof Promise ? value.then(fn) : fn(value);
-}
+export type Maybe<T> = T | Promise<T>;

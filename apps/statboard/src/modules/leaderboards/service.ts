@@ -3,7 +3,7 @@ import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
-import { andThen, type Maybe } from '#src/lib/maybe.ts';
+import type { Maybe } from '#src/lib/maybe.ts';
 import { isoRequired } from '#src/lib/time.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import { type Player, toPlayer } from '#src/modules/players/service.ts';
@@ -44,55 +44,69 @@ export class LeaderboardService {
 
   /** A public statistic definition by key; unknown or not public is 404. At once when cached. */
   private publicDefinition(workspaceId: string, statKey: string): Maybe<repo.DefinitionRow> {
-    const load = () => repo.findDefinition(this.db, workspaceId, statKey);
-    const def =
-      statKey.length > 255
-        ? null
-        : this.definitions
-          ? this.definitions.get(`${workspaceId}|${statKey}`, load, (d) => d !== null)
-          : load();
-    return andThen(def, (d) => {
-      if (!d?.public) throw new AppError('NOT_FOUND', `Statistic '${statKey}' not found.`);
-      return d;
-    });
+    if (statKey.length > 255) return publicOnly(null, statKey);
+    const key = `${workspaceId}|${statKey}`;
+    const def = this.definitions
+      ? (this.definitions.peek(key) ??
+        this.definitions.get(key, () => repo.findDefinition(this.db, workspaceId, statKey), isFound))
+      : repo.findDefinition(this.db, workspaceId, statKey);
+    return def instanceof Promise ? def.then((d) => publicOnly(d, statKey)) : publicOnly(def, statKey);
   }
 
   /**
    * `GET /leaderboards` as the answer's JSON in UTF-8, built once per change and then served from the cache (for
    * keys without a player restriction, whose boards are their own): at once when every part of it is cached,
-   * else built, or refused.
+   * else built, or refused. (No closure is made on that path: each step is a method, called at once or later.)
    */
   json(key: AuthKey, q: LeaderboardQuery): Maybe<Buffer> {
-    return andThen(this.seasons.readable(key, q.season), (season) =>
-      andThen(this.publicDefinition(key.workspaceId, q.stat), (def) => {
-        const limit = clampLimit(q.limit);
-        const build = async () => {
-          const rows = await repo.topValues(this.db, {
-            seasonId: season.id,
-            statId: def.id,
-            order: def.sort_order,
-            onlyUuids: key.players.length > 0 ? key.players : null,
-            limit,
-          });
-          const ranks = competitionRanks(rows.map((r) => r.value));
-          const board: Leaderboard = {
-            season,
-            stat: def.key,
-            entries: rows.map((r, i) => ({
-              rank: ranks[i]!,
-              player: toPlayer(r),
-              value: r.value,
-              updated_at: isoRequired(r.updated_at),
-            })),
-          };
-          return Buffer.from(JSON.stringify(board));
-        };
-        return this.tops && key.players.length === 0
-          ? this.tops.get(`${key.workspaceId}|${season.id}|${def.id}|${limit}`, build)
-          : build();
-      }),
-    );
+    const season = this.seasons.readable(key, q.season);
+    return season instanceof Promise ? season.then((s) => this.jsonIn(key, q, s)) : this.jsonIn(key, q, season);
   }
+
+  private jsonIn(key: AuthKey, q: LeaderboardQuery, season: Season): Maybe<Buffer> {
+    const def = this.publicDefinition(key.workspaceId, q.stat);
+    return def instanceof Promise ? def.then((d) => this.top(key, q, season, d)) : this.top(key, q, season, def);
+  }
+
+  private top(key: AuthKey, q: LeaderboardQuery, season: Season, def: repo.DefinitionRow): Maybe<Buffer> {
+    const limit = clampLimit(q.limit);
+    if (!this.tops || key.players.length > 0) return this.build(key, season, def, limit);
+    const cacheKey = `${key.workspaceId}|${season.id}|${def.id}|${limit}`;
+    return this.tops.peek(cacheKey) ?? this.tops.get(cacheKey, () => this.build(key, season, def, limit));
+  }
+
+  /** The answer of `json`, with one query. */
+  private async build(key: AuthKey, season: Season, def: repo.DefinitionRow, limit: number): Promise<Buffer> {
+    const rows = await repo.topValues(this.db, {
+      seasonId: season.id,
+      statId: def.id,
+      order: def.sort_order,
+      onlyUuids: key.players.length > 0 ? key.players : null,
+      limit,
+    });
+    const ranks = competitionRanks(rows.map((r) => r.value));
+    const board: Leaderboard = {
+      season,
+      stat: def.key,
+      entries: rows.map((r, i) => ({
+        rank: ranks[i]!,
+        player: toPlayer(r),
+        value: r.value,
+        updated_at: isoRequired(r.updated_at),
+      })),
+    };
+    return Buffer.from(JSON.stringify(board));
+  }
+}
+
+function isFound(def: repo.DefinitionRow | null): boolean {
+  return def !== null;
+}
+
+/** The definition when it is public; unknown or not public is 404. */
+function publicOnly(def: repo.DefinitionRow | null, statKey: string): repo.DefinitionRow {
+  if (!def?.public) throw new AppError('NOT_FOUND', `Statistic '${statKey}' not found.`);
+  return def;
 }
 
 /** Drops what a change may have made stale. */

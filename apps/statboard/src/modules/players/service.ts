@@ -4,11 +4,11 @@ import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import type { Player as PlayerSchema } from '#src/http/schemas.ts';
-import { andThen, type Maybe } from '#src/lib/maybe.ts';
+import type { Maybe } from '#src/lib/maybe.ts';
 import { type Page, pageOffset } from '#src/lib/page.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
-import type { SeasonService } from '#src/modules/seasons/service.ts';
+import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import * as repo from './repo.ts';
 
 /** The spec's Player resource. */
@@ -96,8 +96,13 @@ export class PlayerService {
   /** One player the key may read (see `permittedPlayer` and `visible`). */
   async get(key: AuthKey, uuidParam: string): Promise<Player> {
     const uuid = permittedPlayer(key, uuidParam);
-    const load = () => repo.findPlayerByUuid(this.db, key.workspaceId, uuid);
-    const row = this.rows ? await this.rows.get(`${key.workspaceId}|${uuid}`, load, (r) => r !== null) : await load();
+    const row = this.rows
+      ? await this.rows.get(
+          `${key.workspaceId}|${uuid}`,
+          () => repo.findPlayerByUuid(this.db, key.workspaceId, uuid),
+          (r) => r !== null,
+        )
+      : await repo.findPlayerByUuid(this.db, key.workspaceId, uuid);
     return toPlayer(visible(row));
   }
 
@@ -108,14 +113,23 @@ export class PlayerService {
    */
   statsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Maybe<Buffer> {
     const uuid = permittedPlayer(key, uuidParam);
-    return andThen(this.seasons.readable(key, seasonRef), (season) => {
-      const build = async () => {
-        const row = visible(await repo.playerWithStatsJson(this.db, key.workspaceId, uuid, season.id));
-        return Buffer.from(
-          `{"player":${JSON.stringify(toPlayer(row))},"season":${JSON.stringify(season)},"stats":${row.stats}}`,
-        );
-      };
-      return this.values ? this.values.get(`${key.workspaceId}|${uuid}|${season.id}`, build) : build();
-    });
+    const season = this.seasons.readable(key, seasonRef);
+    return season instanceof Promise
+      ? season.then((s) => this.statsJsonIn(key, uuid, s))
+      : this.statsJsonIn(key, uuid, season);
+  }
+
+  private statsJsonIn(key: AuthKey, uuid: string, season: Season): Maybe<Buffer> {
+    if (!this.values) return this.buildStatsJson(key, uuid, season);
+    const cacheKey = `${key.workspaceId}|${uuid}|${season.id}`;
+    return this.values.peek(cacheKey) ?? this.values.get(cacheKey, () => this.buildStatsJson(key, uuid, season));
+  }
+
+  /** The answer of `statsJson`, with one query. */
+  private async buildStatsJson(key: AuthKey, uuid: string, season: Season): Promise<Buffer> {
+    const row = visible(await repo.playerWithStatsJson(this.db, key.workspaceId, uuid, season.id));
+    return Buffer.from(
+      `{"player":${JSON.stringify(toPlayer(row))},"season":${JSON.stringify(season)},"stats":${row.stats}}`,
+    );
   }
 }

@@ -4,7 +4,7 @@ import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import type { Season as SeasonSchema } from '#src/http/schemas.ts';
-import { andThen, type Maybe } from '#src/lib/maybe.ts';
+import type { Maybe } from '#src/lib/maybe.ts';
 import { sqlState, UNIQUE_VIOLATION } from '#src/lib/pg-errors.ts';
 import { iso } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
@@ -43,6 +43,10 @@ function permittedSeason(key: AuthKey, season: Season | null, ref: string | unde
     throw new AppError('FORBIDDEN', 'This API key may not read that season.');
   }
   return season;
+}
+
+function isFound(season: Season | null): boolean {
+  return season !== null;
 }
 
 /** Seasons: statistics are kept per season; ingest writes into the one active season. */
@@ -136,21 +140,26 @@ export class SeasonService {
   /** By id or slug, or null; at once when cached. */
   find(workspaceId: string, ref: string): Maybe<Season | null> {
     if (ref.length === 0 || ref.length > 255) return null;
-    const load = async () => {
-      const row = await repo.findSeason(this.db, workspaceId, ref, isUuid(ref));
-      return row ? toSeason(row) : null;
-    };
+    if (!this.cache) return this.load(workspaceId, ref);
+    const key = `${workspaceId}|${ref}`;
     // Misses are not kept: every distinct unknown reference would take a place.
-    return this.cache ? this.cache.get(`${workspaceId}|${ref}`, load, (s) => s !== null) : load();
+    return this.cache.peek(key) ?? this.cache.get(key, () => this.load(workspaceId, ref), isFound);
   }
 
   /** The active season, or null; at once when cached. */
   active(workspaceId: string): Maybe<Season | null> {
-    const load = async () => {
-      const row = await repo.findActiveSeason(this.db, workspaceId);
-      return row ? toSeason(row) : null;
-    };
-    return this.cache ? this.cache.get(`${workspaceId}|`, load) : load();
+    if (!this.cache) return this.load(workspaceId, null);
+    const key = `${workspaceId}|`;
+    return this.cache.peek(key) ?? this.cache.get(key, () => this.load(workspaceId, null));
+  }
+
+  /** A season by id or slug, or the active one (`ref` null), from the database. */
+  private async load(workspaceId: string, ref: string | null): Promise<Season | null> {
+    const row =
+      ref === null
+        ? await repo.findActiveSeason(this.db, workspaceId)
+        : await repo.findSeason(this.db, workspaceId, ref, isUuid(ref));
+    return row ? toSeason(row) : null;
   }
 
   /** All seasons of the workspace, or only `onlyIds` when given (a key's season restriction). */
@@ -161,6 +170,8 @@ export class SeasonService {
   /** The season a key reads (see `permittedSeason`); at once when cached. */
   readable(key: AuthKey, ref: string | undefined): Maybe<Season> {
     const season = ref === undefined || ref === '' ? this.active(key.workspaceId) : this.find(key.workspaceId, ref);
-    return andThen(season, (s) => permittedSeason(key, s, ref));
+    return season instanceof Promise
+      ? season.then((s) => permittedSeason(key, s, ref))
+      : permittedSeason(key, season, ref);
   }
 }
