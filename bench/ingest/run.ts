@@ -15,12 +15,13 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { ChangeBus } from '../../apps/statboard/src/cache/bus.ts';
 import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
-import { ensureDefinitions, upsertStats } from '../../apps/statboard/src/modules/ingest/repo.ts';
+import { ensureDefinitions } from '../../apps/statboard/src/modules/ingest/repo.ts';
 import { type IngestItem, IngestWriter } from '../../apps/statboard/src/modules/ingest/writer.ts';
 import { type RunningServer, startServer } from '../lib/child.ts';
 import { chooseLoadgen, httpLoad, loadgenNote, loopLoad } from '../lib/load.ts';
 import { BackendPids, createDatabase, type ScratchDatabase } from '../lib/pg.ts';
 import { CpuMeter, RssSampler } from '../lib/proc.ts';
+import { upsertStats } from '../lib/raw-sql.ts';
 import { machineLine, writeSection } from '../lib/report.ts';
 import {
   type BenchWorkspace,

@@ -28,39 +28,6 @@ export async function ensureDefinitions(
   );
 }
 
-export interface StatUpsert {
-  seasonId: string;
-  statId: string;
-  playerId: string;
-  value: number;
-  observedAt: Date;
-}
-
-/**
- * The values alone, in one statement, with the same rule as `writeGroup`: the stored value follows the latest
- * `observed_at` (an older observation never overwrites a newer one) and `updated_at` moves only when the value
- * changes. The ingest benchmark's raw ceiling (bench/ingest) sends exactly this straight to the database.
- */
-export async function upsertStats(tx: Queryable, rows: StatUpsert[]): Promise<void> {
-  await tx.query(
-    `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
-     SELECT s, d, p, v, o, now() FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::float8[], $5::timestamptz[]) AS t(s, d, p, v, o)
-     ON CONFLICT (season_id, stat_id, player_id) DO UPDATE SET
-       value = excluded.value,
-       observed_at = excluded.observed_at,
-       updated_at = CASE WHEN player_stats.value = excluded.value THEN player_stats.updated_at ELSE excluded.updated_at END
-     WHERE player_stats.observed_at <= excluded.observed_at
-       AND (player_stats.value <> excluded.value OR player_stats.observed_at < excluded.observed_at)`,
-    [
-      uuidArray(rows.map((r) => r.seasonId)),
-      uuidArray(rows.map((r) => r.statId)),
-      uuidArray(rows.map((r) => r.playerId)),
-      numberArray(rows.map((r) => r.value)),
-      timestampArray(rows.map((r) => r.observedAt)),
-    ],
-  );
-}
-
 export interface SessionUpsert {
   workspace_id: string;
   player_id: string;

@@ -47,21 +47,6 @@ export async function findPlayerByUuid(db: Queryable, workspaceId: string, uuid:
   return rows[0] ?? null;
 }
 
-export interface StatRow {
-  key: string;
-  value: number;
-  updated_at: Date;
-}
-
-/** A player's values in a season, public definitions only, sorted by key. */
-export function playerStats(db: Queryable, seasonId: string, playerId: string): Promise<StatRow[]> {
-  return db.query<StatRow>(
-    `SELECT d.key, s.value, s.updated_at FROM player_stats s JOIN stat_definitions d ON d.id = s.stat_id
-     WHERE s.season_id = $1 AND s.player_id = $2 AND d.public ORDER BY d.key COLLATE "C"`,
-    [seasonId, playerId],
-  );
-}
-
 /**
  * A player and its public values in a season in ONE round trip, the values rendered by the database as the
  * JSON array of the answer (`[{key, value, updated_at}]`, ISO 8601 UTC with milliseconds). Null: no such player.

@@ -1,0 +1,48 @@
+/**
+ * Statements the benchmarks send straight to the database, beside the service: the "raw ceiling" of ingest and
+ * the EXPLAIN ANALYZE of a player's values. Each mirrors a statement of the service (named below); they live here
+ * because only the benchmarks use them.
+ */
+import { numberArray, timestampArray, uuidArray } from '../../apps/statboard/src/db/array-literal.ts';
+import type { Queryable } from '../../apps/statboard/src/db/types.ts';
+
+export interface StatUpsert {
+  seasonId: string;
+  statId: string;
+  playerId: string;
+  value: number;
+  observedAt: Date;
+}
+
+/**
+ * The values alone, in one statement, with the rule of the writer's `writeGroup` (ingest/repo.ts): the stored
+ * value follows the latest `observed_at` and `updated_at` moves only when the value changes.
+ */
+export async function upsertStats(db: Queryable, rows: StatUpsert[]): Promise<void> {
+  await db.query(
+    `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
+     SELECT s, d, p, v, o, now() FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::float8[], $5::timestamptz[]) AS t(s, d, p, v, o)
+     ON CONFLICT (season_id, stat_id, player_id) DO UPDATE SET
+       value = excluded.value,
+       observed_at = excluded.observed_at,
+       updated_at = CASE WHEN player_stats.value = excluded.value THEN player_stats.updated_at ELSE excluded.updated_at END
+     WHERE player_stats.observed_at <= excluded.observed_at
+       AND (player_stats.value <> excluded.value OR player_stats.observed_at < excluded.observed_at)`,
+    [
+      uuidArray(rows.map((r) => r.seasonId)),
+      uuidArray(rows.map((r) => r.statId)),
+      uuidArray(rows.map((r) => r.playerId)),
+      numberArray(rows.map((r) => r.value)),
+      timestampArray(rows.map((r) => r.observedAt)),
+    ],
+  );
+}
+
+/** A player's public values in a season, sorted by key: the values part of players/repo.ts `playerWithStatsJson`. */
+export function playerStats(db: Queryable, seasonId: string, playerId: string): Promise<unknown[]> {
+  return db.query(
+    `SELECT d.key, s.value, s.updated_at FROM player_stats s JOIN stat_definitions d ON d.id = s.stat_id
+     WHERE s.season_id = $1 AND s.player_id = $2 AND d.public ORDER BY d.key COLLATE "C"`,
+    [seasonId, playerId],
+  );
+}
