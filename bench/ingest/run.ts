@@ -1,7 +1,7 @@
 /**
  * Ingest benchmark: mod-like batches against the running service (PostgreSQL and PGlite), each case beside a
- * "raw ceiling" measured in the same run: the exact upsert of `upsertStats` (apps/statboard/src/modules/ingest/
- * repo.ts), one statement per batch with the same rows, sent straight to the database at the same concurrency,
+ * "raw ceiling" measured in the same run: `upsertStats` of bench/lib/raw-sql.ts (the values part of the writer's
+ * statement), one statement per batch with the same rows, sent straight to the database at the same concurrency,
  * into a second, identically migrated and seeded database.
  *
  *   npm run bench:ingest                      # writes "## Statboard ingest" of BENCHMARKS.md
