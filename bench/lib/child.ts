@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -36,6 +37,8 @@ export async function startServer(
   timeoutMs = 60_000,
   /** taskset's CPU list: the server runs on these CPUs only. */
   cpus?: string,
+  /** A file for the server's stdout (its log, as an operator would keep it); default: discarded. */
+  stdoutFile?: string,
 ): Promise<RunningServer> {
   const port = await freePort();
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the servers' node: for profiling.
@@ -48,7 +51,7 @@ export async function startServer(
   const child: ChildProcess = spawn(cmd!, args, {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', process.env.BENCH_STDOUT ? 'inherit' : 'ignore', 'pipe'],
+    stdio: ['ignore', process.env.BENCH_STDOUT ? 'inherit' : stdoutFile ? openSync(stdoutFile, 'a') : 'ignore', 'pipe'],
   });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {

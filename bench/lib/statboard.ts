@@ -71,17 +71,12 @@ export const SERVICE_SCRIPT = 'apps/statboard/src/server.ts';
 export const READY_PATH = '/health/ready';
 
 /**
- * The service's environment for a target: LOG_LEVEL=warn, DATABASE_URL or DATA_DIR, and the in-process rate
- * limiter counting every request against a limit no benchmark reaches (so its cost is measured too).
+ * The service's environment for a target: its defaults (access log at `info`, development login), with
+ * DATABASE_URL or DATA_DIR, and the in-process rate limiter counting every request against a limit no benchmark
+ * reaches (so its cost is measured too). Its stdout (the log) goes to a file: see `startServer`.
  */
 export function serviceEnv(target: DbTarget): Record<string, string> {
   return 'url' in target
-    ? { DATABASE_URL: target.url, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '10000000' }
-    : {
-        DATABASE_URL: '',
-        DATA_DIR: target.dataDir,
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        RATE_LIMIT_PER_MINUTE: '10000000',
-      };
+    ? { DATABASE_URL: target.url, RATE_LIMIT_PER_MINUTE: '10000000' }
+    : { DATABASE_URL: '', DATA_DIR: target.dataDir, RATE_LIMIT_PER_MINUTE: '10000000' };
 }
