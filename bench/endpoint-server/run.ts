@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import nbt from 'prismarine-nbt';
+import { requireWrk } from '../lib/load.ts';
 import {
   type Child,
   cpuMs,
@@ -156,6 +157,7 @@ function rssSampler(pids: readonly number[]): { peaks: number[]; stop(): void } 
 }
 
 async function main(): Promise<void> {
+  requireWrk('bench:endpoint');
   const children: Child[] = [];
   let folder = '';
   try {
@@ -202,7 +204,7 @@ async function main(): Promise<void> {
       '## endpoint-server',
       '',
       `Run \`npm run bench:endpoint\` (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores,` +
-        ` autocannon ${CONNECTIONS} connections, keep-alive, no pipelining; ${ROUNDS} rounds of ${SECONDS} s per case after a` +
+        ` wrk ${CONNECTIONS} connections, keep-alive, no pipelining; ${ROUNDS} rounds of ${SECONDS} s per case after a` +
         ` ${WARMUP_SECONDS} s warm-up, bare and endpoint-server back to back in each round, order alternating;` +
         ' every server in its own process). req/s: median (min–max of the rounds); p99 and server CPU per request:' +
         ' median; CPU counts all threads of the server process, from /proc.',
@@ -227,7 +229,7 @@ async function main(): Promise<void> {
         ` local rounds, **${serverPeak.toFixed(1)} MB** peak overall (target < 80 MB). For scale, the bare node:http` +
         ` servers: ${bareIdleRss.toFixed(1)} MB idle, ${Math.max(bareLocalPeak, bareTapPeak).toFixed(1)} MB peak.`,
       '',
-      'Notes: autocannon shares the cores with the servers (and, on a shared machine, with everything else), so',
+      'Notes: wrk shares the cores with the servers (and, on a shared machine, with everything else), so',
       'absolute req/s swing between runs; the same-round ratio and the server CPU per request are the steadier',
       'numbers. VmRSS counts the pages of the node binary a process touches (about 35 MB for any node process);',
       'a `time_zone` other than `UTC` loads ICU zone data on first use (about 8 MB more). The ServerTap case is',

@@ -1,13 +1,12 @@
 // Child-process helpers for the endpoint-server bench: the bare node:http baseline, the fake ServerTap,
-// the endpoint server itself, and autocannon (run through its CLI so it does not share our event loop).
+// the endpoint server itself, and the load (wrk, in its own process).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { wrkLoad } from '../lib/wrk.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const require = createRequire(import.meta.url);
 
 export interface Child {
   readonly child: ChildProcess;
@@ -123,35 +122,22 @@ export interface LoadResult {
   readonly non2xx: number;
 }
 
-/** Runs autocannon against `url` for `seconds` with `connections` connections. */
-export function runLoad(url: string, seconds: number, connections: number): Promise<LoadResult> {
-  const cli = require.resolve('autocannon/autocannon.js');
-  return new Promise<LoadResult>((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, '-c', String(connections), '-d', String(seconds), '-j', url], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.once('exit', () => {
-      try {
-        const result = JSON.parse(out) as {
-          requests: { average: number; total: number };
-          latency: { p99: number };
-          errors: number;
-          non2xx: number;
-        };
-        resolve({
-          requestsPerSecond: result.requests.average,
-          requests: result.requests.total,
-          p99Ms: result.latency.p99,
-          errors: result.errors,
-          non2xx: result.non2xx,
-        });
-      } catch (error) {
-        reject(error);
-      }
-    });
+/** Runs wrk against `url` for `seconds` with `connections` connections. */
+export async function runLoad(url: string, seconds: number, connections: number): Promise<LoadResult> {
+  const target = new URL(url);
+  const r = await wrkLoad({
+    url: target.origin,
+    connections,
+    seconds,
+    headers: {},
+    paths: [`${target.pathname}${target.search}`],
   });
+  return {
+    requestsPerSecond: r.ok / r.seconds,
+    requests: r.ok + r.failed,
+    p99Ms: r.p99,
+    // wrk counts connect, read, write and timeout errors together with answers of 400 or more.
+    errors: 0,
+    non2xx: r.failed,
+  };
 }

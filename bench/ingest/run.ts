@@ -18,7 +18,7 @@ import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
 import { ensureDefinitions } from '../../apps/statboard/src/modules/ingest/repo.ts';
 import { type IngestItem, IngestWriter } from '../../apps/statboard/src/modules/ingest/writer.ts';
 import { type RunningServer, startServer } from '../lib/child.ts';
-import { chooseLoadgen, httpLoad, loadgenNote, loopLoad } from '../lib/load.ts';
+import { LEAN_NOTE, loopLoad, postLoad } from '../lib/load.ts';
 import { BackendPids, createDatabase, type ScratchDatabase } from '../lib/pg.ts';
 import { CpuMeter, RssSampler } from '../lib/proc.ts';
 import { upsertStats } from '../lib/raw-sql.ts';
@@ -49,8 +49,6 @@ const DATABASES = (process.env.BENCH_DB ?? 'pg,pglite').split(',') as ('pg' | 'p
 const WRITE = process.env.BENCH_WRITE !== '0';
 const PLAYERS = 2_000;
 /** Stats per batch; 0 is a heartbeat (`stats: []`). */
-/** POSTs with a different body each: the lean generator, or autocannon with BENCH_LOADGEN=autocannon. */
-const LOADGEN = chooseLoadgen(false);
 const BATCH_SIZES = (process.env.BENCH_BATCHES ?? '0,1,20,100').split(',').map(Number);
 
 interface Row {
@@ -252,19 +250,14 @@ async function benchDatabase(kind: 'pg' | 'pglite'): Promise<{ rows: Row[]; diag
           await pgCpu.start();
           await genCpu.start();
           const rss = new RssSampler(srv.pid);
-          const service = await httpLoad(
-            {
-              url: `${srv.url}/api/v1/ingest/batch`,
-              connections: conns,
-              seconds: SECONDS,
-              headers: { authorization: `Bearer ${ws.clientToken}`, 'content-type': 'application/json' },
-              request: {
-                method: 'POST',
-                setupRequest: (req) => ({ ...req, body: modBatch(players[randomInt(players.length)]!, batch) }),
-              },
-            },
-            LOADGEN,
-          );
+          // POSTs with a body each (a random player's batch): the lean client.
+          const service = await postLoad({
+            url: `${srv.url}/api/v1/ingest/batch`,
+            connections: conns,
+            seconds: SECONDS,
+            headers: { authorization: `Bearer ${ws.clientToken}`, 'content-type': 'application/json' },
+            body: () => modBatch(players[randomInt(players.length)]!, batch),
+          });
           const maxRss = rss.stop();
           const serviceCores = (await svcCpu.stop()) / service.seconds;
           const genCores = (await genCpu.stop()) / service.seconds;
@@ -537,7 +530,7 @@ async function main(): Promise<void> {
         '',
         `\`npm run bench:ingest\` (${elapsed} s). ${PLAYERS.toLocaleString('en-US')} players with one session each, ` +
           `batches exactly as the Fabric mod sends them over ${STAT_KEYS.length} distinct keys, ${SECONDS} s per case, ` +
-          `keep-alive HTTP with one request in flight per connection (${loadgenNote(LOADGEN)}). "raw" = the same ` +
+          `keep-alive HTTP with one request in flight per connection (${LEAN_NOTE}). "raw" = the same ` +
           '`upsertStats` statement, one per batch with the same rows, sent straight to the database with `pg` over ' +
           'as many connections from this process (PGlite: in-process through the same `Db`). Each case is ' +
           `${ROUNDS} rounds of service then raw, back to back; the row is the round with the median ratio, the ` +

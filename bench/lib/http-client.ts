@@ -3,8 +3,8 @@ import { connect, type Socket } from 'node:net';
 /**
  * A lean keep-alive HTTP/1.1 load generator: one plain TCP socket per connection, one request in flight on
  * each, the request written as one string and the response framed by Content-Length (or chunked encoding).
- * It exists because a general-purpose generator (autocannon) spends about as much CPU per request as the
- * servers under test, on the same 2 cores: what it takes is taken from the service and the database.
+ * It drives the ingest's POSTs, each with its own body, and spends little CPU per request: on 2 cores, what
+ * the generator takes is taken from the service and the database.
  */
 
 export interface LeanRequest {

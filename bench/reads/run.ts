@@ -13,7 +13,7 @@ import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
 import { topValues } from '../../apps/statboard/src/modules/leaderboards/repo.ts';
 import { type RunningServer, startServer } from '../lib/child.ts';
 import { type Pinning, pinForReads } from '../lib/cpus.ts';
-import { chooseLoadgen, httpLoad, loadgenNote } from '../lib/load.ts';
+import { getLoad, requireWrk, WRK_NOTE } from '../lib/load.ts';
 import { BackendPids, createDatabase } from '../lib/pg.ts';
 import { CpuMeter, RssSampler } from '../lib/proc.ts';
 import { playerStats } from '../lib/raw-sql.ts';
@@ -31,8 +31,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
 /** The machine's CPUs, read before this process pins itself to the load generator's share. */
 const CORES = availableParallelism();
-/** GETs of path pools: wrk where installed (BENCH_LOADGEN overrides). */
-const LOADGEN = chooseLoadgen(true);
 const PLAYERS = 10_000;
 const HOT_PLAYERS = 200;
 const STATS = 100;
@@ -174,6 +172,7 @@ interface Row {
 }
 
 async function main(): Promise<void> {
+  requireWrk('bench:reads');
   const machine = await machineLine();
   log(machine);
   const pin = pinForReads();
@@ -272,7 +271,7 @@ async function main(): Promise<void> {
     for (const t of targets) {
       const url = servers[t.server].url;
       const warm = { url, connections: Math.max(...CONCURRENCIES), seconds: WARMUP, headers: auth };
-      await httpLoad({ ...warm, request: { paths: t.paths } }, LOADGEN);
+      await getLoad({ ...warm, paths: t.paths });
     }
     for (const conns of CONCURRENCIES) {
       // Rounds: the hello-world, then every read, back to back; each read is compared with its own round's
@@ -288,15 +287,17 @@ async function main(): Promise<void> {
           await procCpu.start();
           await pgCpu.start();
           const rss = new RssSampler(srv.pid);
-          const result = await httpLoad(
-            { url: srv.url, connections: conns, seconds: SECONDS, headers: auth, request: { paths: t.paths } },
-            LOADGEN,
-          );
+          const result = await getLoad({
+            url: srv.url,
+            connections: conns,
+            seconds: SECONDS,
+            headers: auth,
+            paths: t.paths,
+          });
           const maxRss = rss.stop();
           const serviceCores = (await procCpu.stop()) / result.seconds;
           const pgCores = (await pgCpu.stop()) / result.seconds;
-          if (result.failed > 0)
-            log(`  ! ${t.name}: ${result.failed} errors or non-2xx ${JSON.stringify(result.statuses)}`);
+          if (result.failed > 0) log(`  ! ${t.name}: ${result.failed} errors or answers of 400 or more`);
           reference ??= result;
           const row: Row = {
             target: t.name,
@@ -369,7 +370,7 @@ async function main(): Promise<void> {
         `\`npm run bench:reads\` (${elapsed} s). ${totalRows.toLocaleString('en-US')} stat rows ` +
           `(${PLAYERS.toLocaleString('en-US')} players × ${STATS} statistics in the active season, skewed values ` +
           `with ties) seeded with SQL in ${seedSeconds.toFixed(0)} s. Website key with read scopes; the statistic ` +
-          `and the player change on every request. ${SECONDS} s per case, keep-alive HTTP (${loadgenNote(LOADGEN)}); ` +
+          `and the player change on every request. ${SECONDS} s per case, keep-alive HTTP (${WRK_NOTE}); ` +
           `the hello-world runs in its own process. Every target first gets ${WARMUP} s of load at the highest ` +
           'concurrency (V8 optimizes and sizes its heap), then each concurrency is ' +
           `${ROUNDS} rounds of the hello-world ` +

@@ -32,7 +32,7 @@ import { registerErrorHandling, sendError } from './plugins/errors.ts';
 import { keyGuard } from './plugins/key-auth.ts';
 import { MemoryRateLimiter, RedisRateLimiter, RequestLimits } from './plugins/rate-limit.ts';
 import { requestIdFor } from './plugins/request-id.ts';
-import { lazyChildLogger, logRequest } from './plugins/request-logger.ts';
+import { accessLog, lazyChildLogger } from './plugins/request-logger.ts';
 import { adminGuards } from './plugins/session-auth.ts';
 import type { Services } from './services.ts';
 
@@ -52,7 +52,7 @@ const COMPONENTS: TSchema[] = [
 export interface AppOptions {
   config: Config;
   services: Services;
-  /** The logger (the server's, writing asynchronously), or none (tests). */
+  /** The pino logger (the server's, writing asynchronously), or none (tests). */
   logger?: FastifyBaseLogger;
   /**
    * Cached key reads answered in front of Fastify where they are ready (default). Off only to compare both paths
@@ -88,7 +88,8 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
       void sendError(reply, request, known);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  reads.log = logger ?? null;
+  const access = accessLog(logger);
+  reads.accessLog = access;
 
   app.decorate('fastReads', reads);
   app.decorateRequest('apiKey', null);
@@ -108,9 +109,13 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
     reply.header('x-request-id', request.id);
     done();
   });
-  if (logger) {
+  if (access) {
     app.addHook('onResponse', (request, reply, done) => {
-      logRequest(logger, request.id, request.method, request.url, request.ip, reply.statusCode, reply.elapsedTime);
+      access.write(request.id, request.method, request.url, request.ip, reply.statusCode, reply.elapsedTime);
+      done();
+    });
+    app.addHook('onClose', (_instance, done) => {
+      access.flush();
       done();
     });
   }

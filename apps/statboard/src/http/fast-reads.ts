@@ -8,7 +8,7 @@ import {
 } from 'node:http';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { parse as parseQuery } from 'fast-querystring';
-import type { FastifyBaseLogger, FastifyInstance, FastifySchema, FastifyServerFactory } from 'fastify';
+import type { FastifyInstance, FastifySchema, FastifyServerFactory } from 'fastify';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { urlMayHoldUnstorable } from '#src/lib/storable.ts';
 import { validatorCompiler } from '#src/lib/validation.ts';
@@ -18,7 +18,7 @@ import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import { bearerTokenOf, type KeyGuard, keyOf, keyRefusal } from '#src/plugins/key-auth.ts';
 import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { requestIdFor } from '#src/plugins/request-id.ts';
-import { logRequest } from '#src/plugins/request-logger.ts';
+import type { AccessLog } from '#src/plugins/request-logger.ts';
 import { sendJsonNowOrLater } from './json-text.ts';
 
 export { parseQuery as querystringParser };
@@ -82,8 +82,8 @@ export class FastReads {
   private readonly routes: FastRoute[] = [];
   /** Answers this path started and handed to Fastify, by request. */
   private readonly started = new WeakMap<IncomingMessage, Promise<Buffer>>();
-  /** Set by the app once Fastify has made its logger. */
-  log: FastifyBaseLogger | null = null;
+  /** The access log, set by the app (null: off). */
+  accessLog: AccessLog | null = null;
 
   /**
    * `enabled: false` leaves every request to Fastify (a rate limiter shared through Redis, whose counts cannot
@@ -166,7 +166,7 @@ export class FastReads {
     const url = req.url;
     if (url === undefined || req.headers['content-length'] !== undefined) return false;
     if (req.headers['transfer-encoding'] !== undefined || urlMayHoldUnstorable(url)) return false;
-    const start = performance.now();
+    const start = this.accessLog ? performance.now() : 0;
     let body: Buffer | undefined;
     try {
       body = this.answer(req, url);
@@ -179,7 +179,7 @@ export class FastReads {
     res.writeHead(200, { 'x-request-id': id, 'content-type': CONTENT_TYPE, 'content-length': body.length });
     res.end(body);
     this.served++;
-    if (this.log) logRequest(this.log, id, req.method, url, req.socket.remoteAddress, 200, performance.now() - start);
+    this.accessLog?.write(id, req.method, url, req.socket.remoteAddress, 200, performance.now() - start);
     return true;
   }
 

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { lazyChildLogger, logRequest } from './request-logger.ts';
+import { accessLog, lazyChildLogger } from './request-logger.ts';
 
 /** A pino logger at `level` whose lines land in `lines`. */
 function capture(level: string) {
@@ -37,27 +37,35 @@ function appWith(logger: FastifyBaseLogger, lazy: boolean) {
 }
 
 describe('access log line', () => {
-  it('is one info line with the request id, method, URL, address, status and time', () => {
+  it("is one info line in pino's format with the request id, method, URL, address, status and time", () => {
     const { logger, lines } = capture('info');
-    logRequest(logger, 'req-9', 'GET', '/api/v1/seasons', '127.0.0.1', 200, 1.23456);
-    expect(lines).toEqual([
-      expect.objectContaining({
-        level: 30,
-        msg: 'request completed',
-        reqId: 'req-9',
-        method: 'GET',
-        url: '/api/v1/seasons',
-        ip: '127.0.0.1',
-        statusCode: 200,
-        responseTime: 1.23,
-      }),
-    ]);
+    const access = accessLog(logger)!;
+    access.write('req-9', 'GET', '/api/v1/seasons?x="quoted"\n', '127.0.0.1', 200, 1.23456);
+    expect(lines).toHaveLength(0); // handed over at the next turn of the event loop, or at close
+    access.flush();
+    logger.info({ reqId: 'req-9' }, 'request completed');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toEqual({
+      level: 30,
+      time: expect.any(Number),
+      pid: process.pid,
+      hostname: expect.any(String),
+      reqId: 'req-9',
+      method: 'GET',
+      url: '/api/v1/seasons?x="quoted"\n',
+      ip: '127.0.0.1',
+      statusCode: 200,
+      responseTime: 1.23,
+      msg: 'request completed',
+    });
+    // The same fields, in the same order, as pino writes for its own lines.
+    expect(Object.keys(lines[0]!).slice(0, 5)).toEqual(Object.keys(lines[1]!).slice(0, 5));
+    expect(lines[0]!.hostname).toBe(lines[1]!.hostname);
   });
 
-  it('is not written at warn', () => {
-    const { logger, lines } = capture('warn');
-    logRequest(logger, 'req-9', 'GET', '/', '127.0.0.1', 200, 1);
-    expect(lines).toEqual([]);
+  it('is off at warn', () => {
+    expect(accessLog(capture('warn').logger)).toBeNull();
+    expect(accessLog(undefined)).toBeNull();
   });
 });
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { pino } from 'pino';
 
 type Method = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 type Bindings = Record<string, unknown>;
@@ -8,19 +9,61 @@ type Logger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
 
 /**
  * The access log: one line per request, written when it has been answered, at info (`LOG_LEVEL=warn` turns it
- * off). Both the fast read path and Fastify write it through here, so every request has the same line.
+ * off: `accessLog` gives null). Both the fast read path and Fastify write it through here, so every request has
+ * the same line: pino's own format (level, time, the logger's pid and hostname, then the fields and `msg`).
+ *
+ * This runs for every request, so it is cheap: the line is built as one string (pino's general serialization
+ * cost several times more), and the lines of one event-loop turn go to the logger's destination together at the
+ * next turn (handing them over one by one made the destination re-measure its growing buffer each time, about
+ * 20 µs per request under load).
  */
-export function logRequest(
-  log: FastifyBaseLogger,
-  reqId: string,
-  method: string | undefined,
-  url: string | undefined,
-  ip: string | undefined,
-  statusCode: number,
-  ms: number,
-): void {
-  if (!(log as Partial<Logger>).isLevelEnabled?.('info')) return;
-  log.info({ reqId, method, url, ip, statusCode, responseTime: Math.round(ms * 100) / 100 }, 'request completed');
+export class AccessLog {
+  private pending: string[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly stream: { write(chunk: string): unknown },
+    /** pino's serialized base bindings: `,"pid":…,"hostname":"…"`. */
+    private readonly bindings: string,
+  ) {}
+
+  write(
+    reqId: string,
+    method: string | undefined,
+    url: string | undefined,
+    ip: string | undefined,
+    statusCode: number,
+    ms: number,
+  ): void {
+    this.pending.push(
+      `{"level":30,"time":${Date.now()}${this.bindings},"reqId":${JSON.stringify(reqId)},` +
+        `"method":${JSON.stringify(method ?? '')},"url":${JSON.stringify(url ?? '')},"ip":${JSON.stringify(ip ?? '')},` +
+        `"statusCode":${statusCode},"responseTime":${Math.round(ms * 100) / 100},"msg":"request completed"}\n`,
+    );
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Hands what is pending to the destination now (also at close). */
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0) return;
+    const lines = this.pending.join('');
+    this.pending = [];
+    this.stream.write(lines);
+  }
+}
+
+/** The access log of a pino logger, or null when it does not write info lines (or there is none). */
+export function accessLog(logger: unknown): AccessLog | null {
+  const pinoLogger = logger as Partial<Logger> & Record<symbol, unknown>;
+  if (!pinoLogger?.isLevelEnabled?.('info')) return null;
+  return new AccessLog(
+    pinoLogger[pino.symbols.streamSym] as { write(chunk: string): unknown },
+    String(pinoLogger[pino.symbols.chindingsSym] ?? ''),
+  );
 }
 
 /**
