@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
 import { FastReads, querystringParser } from './http/fast-reads.ts';
+import { HttpServer } from './http/http-server.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { SHARED_SCHEMAS } from './http/schemas.ts';
 import { hasUnstorableText, urlMayHoldUnstorable } from './lib/storable.ts';
@@ -66,6 +67,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   const limiter = config.redisUrl === null ? new MemoryRateLimiter() : new RedisRateLimiter(config.redisUrl);
   const limits = new RequestLimits(limiter, config.rateLimitPerMinute, config.authFailureLimitPerMinute);
   const reads = new FastReads(services.keys, limits, fastReads && limits.inProcess);
+  const http = new HttpServer(config.timeouts);
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     // One access line per request, written by `logRequest` (below and on the fast read path), not Fastify's two.
@@ -76,7 +78,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
     bodyLimit: config.ingestBodyLimit,
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, querystringParser },
-    serverFactory: reads.serverFactory(),
+    serverFactory: http.factory((req, res) => reads.serve(req, res)),
     // Errors the router raises before any hook runs (a broken escape in the path, a path parameter over the
     // router's length limit) get the same error shape and X-Request-ID as everything else.
     frameworkErrors: (error, request, reply) => {
@@ -95,11 +97,14 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   app.decorateRequest('apiKey', null);
   app.decorateRequest('principal', null);
   app.addHook('onClose', async () => limits.close());
-  // While shutting down, Fastify answers (503 on kept-alive connections).
+  // Shutting down: requests in flight are answered, new ones on open connections get 503 with
+  // `Connection: close`, and connections close as their answers are written.
   app.addHook('preClose', (done) => {
     reads.close();
+    http.drain();
     done();
   });
+  app.decorate('httpServer', http);
   app.setValidatorCompiler(validatorCompiler);
   for (const schema of COMPONENTS) app.addSchema(schema);
   registerErrorHandling(app);

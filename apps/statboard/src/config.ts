@@ -29,6 +29,30 @@ export interface Config {
   readonly authFailureLimitPerMinute: number;
   /** Bytes of cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB; 0: none, every read is a query). */
   readonly playerCacheBytes: number;
+  /** Limits that keep every answer bounded in time and memory when the database or a client misbehaves. */
+  readonly timeouts: Timeouts;
+}
+
+/** Timeouts and bounds, in milliseconds and counts (documented in the README's configuration table). */
+export interface Timeouts {
+  /** Opening a PostgreSQL connection, or waiting for a free one in the pool (DATABASE_CONNECT_TIMEOUT_SECONDS). */
+  readonly databaseConnectMs: number;
+  /** One statement, enforced by PostgreSQL and by the client for a server that stopped answering. */
+  readonly databaseQueryMs: number;
+  /** Batches waiting for the writer; beyond it ingest answers 503 (INGEST_QUEUE_MAX_BATCHES). */
+  readonly ingestQueueBatches: number;
+  /** Bytes of the request bodies of the batches waiting for the writer (INGEST_QUEUE_MAX_MB). */
+  readonly ingestQueueBytes: number;
+  /** Everything after SIGTERM or SIGINT, until the process exits (SHUTDOWN_TIMEOUT_SECONDS). */
+  readonly shutdownMs: number;
+  /** Receiving a whole request, headers and body (REQUEST_TIMEOUT_SECONDS). */
+  readonly requestMs: number;
+  /** Receiving a request's headers (HEADERS_TIMEOUT_SECONDS). */
+  readonly headersMs: number;
+  /** An idle keep-alive connection stays open this long (KEEP_ALIVE_TIMEOUT_SECONDS). */
+  readonly keepAliveMs: number;
+  /** Open connections from one client address; 0: no limit (MAX_CONNECTIONS_PER_ADDRESS). */
+  readonly connectionsPerAddress: number;
 }
 
 export class ConfigError extends Error {
@@ -110,6 +134,22 @@ export function loadConfig(env: Env = process.env): Config {
   const rateLimitPerMinute = intVar(env, 'RATE_LIMIT_PER_MINUTE', 6_000, 0, 10_000_000, problems);
   const authFailureLimitPerMinute = intVar(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 300, 0, 10_000_000, problems);
   const playerCacheMb = intVar(env, 'PLAYER_CACHE_MB', DEFAULT_PLAYER_CACHE_MB, 0, 65_536, problems);
+  const seconds = (name: string, def: number, min: number, max: number) =>
+    intVar(env, name, def, min, max, problems) * 1000;
+  const timeouts: Timeouts = Object.freeze({
+    databaseConnectMs: seconds('DATABASE_CONNECT_TIMEOUT_SECONDS', 2, 1, 600),
+    databaseQueryMs: seconds('DATABASE_QUERY_TIMEOUT_SECONDS', 3, 1, 3_600),
+    ingestQueueBatches: intVar(env, 'INGEST_QUEUE_MAX_BATCHES', 2_000, 1, 1_000_000, problems),
+    ingestQueueBytes: intVar(env, 'INGEST_QUEUE_MAX_MB', 64, 1, 65_536, problems) * 1024 * 1024,
+    shutdownMs: seconds('SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 600),
+    requestMs: seconds('REQUEST_TIMEOUT_SECONDS', 30, 1, 3_600),
+    headersMs: seconds('HEADERS_TIMEOUT_SECONDS', 10, 1, 600),
+    keepAliveMs: seconds('KEEP_ALIVE_TIMEOUT_SECONDS', 65, 1, 3_600),
+    connectionsPerAddress: intVar(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000, problems),
+  });
+  if (timeouts.headersMs > timeouts.requestMs) {
+    problems.push('HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -130,5 +170,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute,
     authFailureLimitPerMinute,
     playerCacheBytes: playerCacheMb * 1024 * 1024,
+    timeouts,
   });
 }

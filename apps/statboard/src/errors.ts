@@ -47,3 +47,14 @@ export class AppError extends Error {
 export function invalid(field: string, message: string): AppError {
   return new AppError('INVALID_PAYLOAD', 'The request is invalid.', { [field]: [message] });
 }
+
+/** Seconds a client is asked to wait (`Retry-After`) when the service cannot take its request now. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** A 503 the client should retry: the database is unavailable, or the ingest queue is full. */
+export function unavailable(message: string, cause?: unknown): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', message, undefined, {
+    cause,
+    headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+  });
+}

@@ -3,12 +3,16 @@ import { buildApp } from './app.ts';
 import { ChangeBus } from './cache/bus.ts';
 import { notifyChange } from './cache/repo.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { Availability } from './db/availability.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
 import { ensureStartupBootstrapToken } from './modules/setup/startup.ts';
 import { buildServices } from './services.ts';
 
-/** loadConfig → open and migrate the database → buildApp → listen; SIGTERM/SIGINT close gracefully. */
+/**
+ * loadConfig → open and migrate the database → buildApp → listen; SIGTERM/SIGINT drain and close within
+ * SHUTDOWN_TIMEOUT_SECONDS.
+ */
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -20,9 +24,12 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // Log lines go to stdout asynchronously: a request never waits for its access line, lines that come together
+  // are written together, and what is still buffered is written at exit.
+  const logger = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false }));
   let db: Awaited<ReturnType<typeof openDatabase>>;
   try {
-    db = await openDatabase(config);
+    db = await openDatabase(config, new Availability(logger));
   } catch (err) {
     if (err instanceof DatabaseBusyError) {
       process.stderr.write(`${err.message}\n`);
@@ -30,9 +37,6 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  // Log lines go to stdout asynchronously: a request never waits for its access line, lines that come together
-  // are written together, and what is still buffered is written at exit.
-  const logger = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false }));
   // Several instances share a PostgreSQL server: caches are invalidated across them with LISTEN/NOTIFY.
   const bus =
     config.databaseUrl === null
@@ -52,16 +56,26 @@ async function main(): Promise<void> {
   const close = async (signal: string) => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
+    const started = Date.now();
+    const limit = config.timeouts.shutdownMs;
+    logger.info({ signal, timeout_s: limit / 1000 }, 'shutting down');
+    // Connections still open near the end are closed, so that writing what is buffered and closing the
+    // database fit in the time left; past the limit the process exits anyway.
+    setTimeout(() => app.httpServer.closeAll(), Math.max(0, limit - 2_000)).unref();
+    setTimeout(() => {
+      logger.error({ timeout_s: limit / 1000 }, 'shutdown timed out; exiting');
+      process.exit(1);
+    }, limit).unref();
     try {
       await app.close();
       await services.flush();
       await bus.close();
       await db.close();
-    } finally {
+      logger.info({ took_ms: Date.now() - started }, 'shut down');
       process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
     }
   };
   process.on('SIGTERM', () => void close('SIGTERM'));

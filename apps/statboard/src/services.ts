@@ -50,7 +50,7 @@ export interface Services {
 /** The settings the services use. */
 export type ServiceConfig = Pick<
   Config,
-  'nextUploadAfterSeconds' | 'sessionIdleMinutes' | 'sessionMaxHours' | 'playerCacheBytes'
+  'nextUploadAfterSeconds' | 'sessionIdleMinutes' | 'sessionMaxHours' | 'playerCacheBytes' | 'timeouts'
 >;
 
 export interface ServiceOptions {
@@ -85,7 +85,7 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
       stats: new StatDefinitionService(handle, changes, audit),
       leaderboards: new LeaderboardService(handle, changes, seasons),
       online: new OnlineService(handle),
-      ingest: new IngestService(handle, bus, servers, seasons, config.nextUploadAfterSeconds),
+      ingest: new IngestService(handle, bus, servers, seasons, config),
       setup: new SetupService(handle, workspaces, users, audit),
       users,
       sessions: new SessionService(handle, config, options.clock),

@@ -38,7 +38,7 @@ export async function createTestDb(): Promise<TestDb> {
   await admin.end();
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
-  const db = openPg(url.toString(), 5);
+  const db = openPg(url.toString(), { poolSize: 5 });
   await migrate(db);
   return {
     db,

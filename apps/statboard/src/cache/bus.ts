@@ -66,7 +66,6 @@ export class ChangeBus {
     this.emitter.on('change', fn);
   }
 
-  /** Applies a change locally, then tells the other instances. */
   /** Applies a change to this process's caches only. */
   applyLocal(change: Change): void {
     this.emitter.emit('change', change);
@@ -82,6 +81,7 @@ export class ChangeBus {
     return payload.length <= MAX_PAYLOAD ? payload : `${this.ownPrefix}${JSON.stringify(narrowToFit(change))}}`;
   }
 
+  /** Applies a change locally, then tells the other instances. */
   async publish(change: Change): Promise<void> {
     this.emitter.emit('change', change);
     const payload = this.payloadFor(change);
@@ -95,7 +95,8 @@ export class ChangeBus {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url! });
+    // Bounded connect, and keepalive so that a server that vanished is noticed (the listener then reconnects).
+    const client = new pg.Client({ connectionString: this.url!, connectionTimeoutMillis: 5_000, keepAlive: true });
     const fail = () => {
       if (this.listener !== client) return;
       this.listener = null;

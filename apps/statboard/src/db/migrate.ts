@@ -13,11 +13,13 @@ export interface MigrationResult {
 /**
  * Applies the numbered, forward-only SQL files of `migrations/` that are not yet recorded, all in one
  * transaction under a transaction-level advisory lock, so concurrent starters wait and then find nothing to do.
+ * Scripts (`exec`) are not bound by the statement timeout of requests.
  */
 export async function migrate(db: Db): Promise<MigrationResult> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
   return db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+    // A migration (or the wait for another instance's) may take longer than one request's statement.
+    await tx.exec(`SET LOCAL statement_timeout = 0; SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
     await tx.exec(
       'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
     );

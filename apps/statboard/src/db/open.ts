@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
+import type { Availability } from './availability.ts';
 import { openPg } from './pg.ts';
 import { openPglite } from './pglite.ts';
 import type { Db } from './types.ts';
@@ -47,9 +48,24 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   throw new Error(`Could not lock ${lockFile}`);
 }
 
-/** Opens the configured database: a PostgreSQL server with DATABASE_URL, else PGlite under DATA_DIR. */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>): Promise<Db> {
-  if (config.databaseUrl !== null) return openPg(config.databaseUrl, config.databasePoolSize);
+/**
+ * Opens the configured database: a PostgreSQL server with DATABASE_URL, else PGlite under DATA_DIR. Without
+ * `timeouts` (tools that seed or inspect), statements are not bounded in time.
+ */
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'> & { timeouts?: Config['timeouts'] },
+  availability?: Availability,
+): Promise<Db> {
+  if (config.databaseUrl !== null) {
+    return openPg(config.databaseUrl, {
+      poolSize: config.databasePoolSize,
+      ...(config.timeouts && {
+        connectTimeoutMs: config.timeouts.databaseConnectMs,
+        queryTimeoutMs: config.timeouts.databaseQueryMs,
+      }),
+      ...(availability ? { availability } : {}),
+    });
+  }
   const dir = join(config.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
   const unlock = await lockDataDir(config.dataDir);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { Availability, isDatabaseUnavailable } from './availability.ts';
 import type { Db, Queryable } from './types.ts';
 
 // int8 (count(*), sums) as JS numbers: our values stay far below 2^53.
@@ -23,6 +24,9 @@ function prepared(text: string, values: readonly unknown[] | undefined): pg.Quer
   return { name, text, values: values as unknown[] | undefined };
 }
 
+/** Scripts (migrations, maintenance) are not bound by the per-statement timeout of requests (setTimeout's max). */
+const SCRIPT_TIMEOUT_MS = 2 ** 31 - 1;
+
 function wrap(client: pg.PoolClient, hooks: (() => void)[]): Queryable {
   return {
     afterCommit: (fn) => hooks.push(fn),
@@ -31,40 +35,83 @@ function wrap(client: pg.PoolClient, hooks: (() => void)[]): Queryable {
       return res.rows as T[];
     },
     async exec(script: string) {
-      await client.query(script);
+      await client.query({ text: script, query_timeout: SCRIPT_TIMEOUT_MS } as pg.QueryConfig);
     },
   };
 }
 
-/** A `pg` pool behind the `Db` interface. */
-export function openPg(connectionString: string, poolSize = 10): Db {
-  const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
+export interface PgOptions {
+  poolSize?: number;
+  /** Opening a connection or waiting for a free one (ms). */
+  connectTimeoutMs?: number;
+  /** One statement: PostgreSQL's statement_timeout, and the client's own limit for a server that hangs (ms). */
+  queryTimeoutMs?: number;
+  /** Told about every outage error and every success after one. */
+  availability?: Availability;
+}
+
+/**
+ * A `pg` pool behind the `Db` interface. Every wait is bounded: connecting (and waiting for a pool slot), and
+ * each statement, both on the server (statement_timeout) and on the client (a server whose processes are
+ * stopped never answers, and TCP keepalive alone would take minutes to notice).
+ */
+export function openPg(connectionString: string, options: PgOptions = {}): Db {
+  const availability = options.availability ?? new Availability();
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.poolSize ?? 10,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+    ...(options.queryTimeoutMs
+      ? { statement_timeout: options.queryTimeoutMs, query_timeout: options.queryTimeoutMs + 250 }
+      : {}),
+  });
   // An idle client that loses its server emits 'error'; the pool replaces it. Without a listener it would crash.
   pool.on('error', () => undefined);
+  const seen = <T>(p: Promise<T>): Promise<T> =>
+    p.then(
+      (v) => {
+        availability.succeeded();
+        return v;
+      },
+      (err: unknown) => {
+        if (isDatabaseUnavailable(err)) availability.failed(err);
+        throw err;
+      },
+    );
   const db: Db = {
     kind: 'pg',
     async query<T>(sql: string, params?: readonly unknown[]) {
-      const res = await pool.query(prepared(sql, params));
+      const res = await seen(pool.query(prepared(sql, params)));
       return res.rows as T[];
     },
     async exec(script: string) {
-      await pool.query(script);
+      await seen(pool.query({ text: script, query_timeout: SCRIPT_TIMEOUT_MS } as pg.QueryConfig));
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
+      const client = await seen(pool.connect());
       let broken = false;
       const hooks: (() => void)[] = [];
       try {
         await client.query('BEGIN');
         const out = await fn(wrap(client, hooks));
         await client.query('COMMIT');
+        availability.succeeded();
         for (const h of hooks) h();
         return out;
       } catch (err) {
-        try {
-          await client.query('ROLLBACK');
-        } catch {
+        if (isDatabaseUnavailable(err)) {
+          // The connection is gone or hung: a ROLLBACK would wait as long again. Dropping the connection makes
+          // PostgreSQL roll the transaction back.
+          availability.failed(err);
           broken = true;
+        } else {
+          try {
+            await client.query('ROLLBACK');
+          } catch {
+            broken = true;
+          }
         }
         throw err;
       } finally {

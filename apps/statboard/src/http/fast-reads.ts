@@ -1,14 +1,7 @@
-import {
-  createServer,
-  type IncomingMessage,
-  type RequestListener,
-  type Server,
-  type ServerOptions,
-  type ServerResponse,
-} from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { parse as parseQuery } from 'fast-querystring';
-import type { FastifyInstance, FastifySchema, FastifyServerFactory } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { urlMayHoldUnstorable } from '#src/lib/storable.ts';
 import { validatorCompiler } from '#src/lib/validation.ts';
@@ -55,15 +48,6 @@ interface FastRoute {
   validateParams: ((data: unknown) => boolean) | null;
   validateQuery: ((data: unknown) => boolean) | null;
   answer(key: AuthKey, params: unknown, query: unknown): Maybe<Buffer>;
-}
-
-/** The options of Fastify's that shape its HTTP server. */
-interface ServerTimings {
-  http?: ServerOptions;
-  keepAliveTimeout?: number;
-  requestTimeout?: number;
-  connectionTimeout?: number;
-  maxRequestsPerSocket?: number | null;
 }
 
 /**
@@ -140,24 +124,6 @@ export class FastReads {
       validateQuery: compile(read.querystring, 'querystring'),
       answer: read.answer as FastRoute['answer'],
     });
-  }
-
-  /** Fastify's `serverFactory`: an HTTP/1.1 server set up as Fastify sets up its own, with this path in front. */
-  serverFactory(): FastifyServerFactory {
-    return (handler, fastifyOptions) => {
-      // Fastify passes its options with its defaults filled in.
-      const o = fastifyOptions as ServerTimings;
-      const next = handler as RequestListener;
-      const server: Server = createServer(o.http ?? {}, (req, res) => {
-        if (!this.serve(req, res)) next(req, res);
-      });
-      // As Fastify sets up the server it makes itself.
-      if (o.keepAliveTimeout !== undefined) server.keepAliveTimeout = o.keepAliveTimeout;
-      if (o.requestTimeout !== undefined) server.requestTimeout = o.requestTimeout;
-      server.setTimeout(o.connectionTimeout ?? 0);
-      if (o.maxRequestsPerSocket) server.maxRequestsPerSocket = o.maxRequestsPerSocket;
-      return server;
-    };
   }
 
   /** Answers `req` and returns true, or returns false having written and counted nothing. */

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERRORS, type ErrorCode, type ErrorDetails } from '#src/errors.ts';
+import { isDatabaseUnavailable } from '#src/db/availability.ts';
+import { AppError, ERRORS, type ErrorCode, type ErrorDetails, unavailable } from '#src/errors.ts';
 import { detailsFromAjv } from '#src/lib/validation.ts';
 
 interface WireError {
@@ -47,8 +48,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const known = err instanceof AppError ? err : fromFastify(err);
     if (known) {
-      if (known.status >= 500) request.log.error({ err }, known.message);
+      // A 503 is expected while the database is away or the service is full: the outage is logged once, not
+      // per request.
+      if (known.status >= 500 && known.code !== 'SERVICE_UNAVAILABLE') request.log.error({ err }, known.message);
       return sendError(reply, request, known);
+    }
+    if (isDatabaseUnavailable(err)) {
+      return sendError(reply, request, unavailable('The database is unavailable; retry later.'));
     }
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, request, new AppError('INTERNAL_ERROR'));

@@ -18,7 +18,7 @@ import {
 
 /** Two instances of the service layer on one PostgreSQL database, as two processes behind a load balancer. */
 async function instance(url: string): Promise<{ db: Db; bus: ChangeBus; services: Services; close(): Promise<void> }> {
-  const db = openPg(url, 3);
+  const db = openPg(url, { poolSize: 3 });
   const bus = await ChangeBus.postgres(url, async (payload) => {
     await db.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]);
   });

@@ -1,5 +1,6 @@
 import type { ChangeBus } from '#src/cache/bus.ts';
 import type { Db } from '#src/db/types.ts';
+import type { Config } from '#src/config.ts';
 import { AppError } from '#src/errors.ts';
 import { parseRfc3339 } from '#src/lib/rfc3339.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
@@ -44,12 +45,22 @@ export class IngestService {
     bus: ChangeBus,
     private readonly servers: ServerService,
     private readonly seasons: SeasonService,
-    private readonly nextUploadAfter: number,
+    config: Pick<Config, 'nextUploadAfterSeconds' | 'timeouts'>,
   ) {
-    this.writer = new IngestWriter(db, bus, db.kind === 'pglite' ? 1 : 2);
+    this.nextUploadAfter = config.nextUploadAfterSeconds;
+    const t = config.timeouts;
+    this.writer = new IngestWriter(db, bus, db.kind === 'pglite' ? 1 : 2, {
+      maxBatches: t.ingestQueueBatches,
+      maxBytes: t.ingestQueueBytes,
+      // Within the time a client is promised an answer while the database hangs: one statement and a second.
+      deadlineMs: t.databaseQueryMs + 1_000,
+    });
   }
 
-  async ingest(key: AuthKey, body: IngestBatchBody): Promise<IngestResult> {
+  private readonly nextUploadAfter: number;
+
+  /** `bytes`: the body's size as received (bounds the memory of batches waiting for the writer). */
+  async ingest(key: AuthKey, body: IngestBatchBody, bytes = 0): Promise<IngestResult> {
     const gameVersion = body.client.game_version ?? body.client.minecraft_version;
     if (gameVersion === undefined) {
       throw new AppError('INVALID_PAYLOAD', 'The batch is invalid.', { 'client.game_version': ['is required'] });
@@ -113,7 +124,7 @@ export class IngestService {
       },
       stats,
       events,
-    });
+    }, bytes);
     return { accepted: true, server_time: new Date().toISOString(), next_upload_after: this.nextUploadAfter };
   }
 }

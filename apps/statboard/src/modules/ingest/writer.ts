@@ -1,5 +1,7 @@
 import { CHANGE_CHANNEL, type Change, type ChangeBus } from '#src/cache/bus.ts';
+import { isDatabaseUnavailable } from '#src/db/availability.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
+import { unavailable } from '#src/errors.ts';
 import { sqlState } from '#src/lib/pg-errors.ts';
 import * as repo from './repo.ts';
 
@@ -18,9 +20,25 @@ export interface IngestItem {
 
 interface Pending {
   item: IngestItem;
+  bytes: number;
+  /** Answered (committed, failed, or past its deadline): later outcomes are ignored. */
+  settled: boolean;
+  timer: NodeJS.Timeout | undefined;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
+
+/** How much may wait for the writer, and how long one batch may wait for its commit. */
+export interface WriterLimits {
+  /** Batches queued (not yet being written); beyond it `submit` answers 503. */
+  maxBatches: number;
+  /** Bytes (the request bodies' sizes) queued. */
+  maxBytes: number;
+  /** A batch not committed after this long is answered 503 (its write, if started, may still commit). */
+  deadlineMs: number;
+}
+
+const UNBOUNDED: WriterLimits = { maxBatches: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY, deadlineMs: 0 };
 
 /** Statistic definition ids by workspace, then key. */
 type DefinitionIds = Map<string, Map<string, string>>;
@@ -43,10 +61,15 @@ const MAX_GROUP_ITEMS = 256;
  * Group commit. Each batch is answered only after the transaction that holds it has committed. While all
  * write slots are busy, batches that arrive wait and are then written together in one transaction with one
  * statement per table, which is what lets throughput approach the database's raw upsert ceiling. If a group
- * fails, each of its batches is retried alone, so one bad batch never fails the others.
+ * fails, each of its batches is retried alone, so one bad batch never fails the others; if it failed because the
+ * database is unavailable, every batch of it is answered at once (503, to be retried by the client).
+ *
+ * Memory and waiting are bounded whatever the database does: the queue holds at most `limits.maxBatches` batches
+ * and `limits.maxBytes` bytes, and a batch is answered 503 once `limits.deadlineMs` has passed without its commit.
  */
 export class IngestWriter {
   private readonly queue: Pending[] = [];
+  private queuedBytes = 0;
   private running = 0;
   /** Definition ids seen in committed transactions, by workspace and key: definitions are never deleted. */
   private readonly definitionIds: DefinitionIds = new Map();
@@ -55,13 +78,52 @@ export class IngestWriter {
     private readonly db: Db,
     private readonly bus: ChangeBus,
     private readonly slots: number,
+    private readonly limits: WriterLimits = UNBOUNDED,
   ) {}
 
-  submit(item: IngestItem): Promise<void> {
+  /** Resolves once `item` is committed. `bytes`: its size as received, counted against the queue's bound. */
+  submit(item: IngestItem, bytes = 0): Promise<void> {
+    if (this.queue.length >= this.limits.maxBatches || this.queuedBytes + bytes > this.limits.maxBytes) {
+      return Promise.reject(unavailable('The service has more uploads waiting than it holds; retry later.'));
+    }
     return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      const p: Pending = {
+        item,
+        bytes,
+        settled: false,
+        timer: undefined,
+        resolve: () => {
+          if (p.settled) return;
+          p.settled = true;
+          clearTimeout(p.timer);
+          resolve();
+        },
+        reject: (err) => {
+          if (p.settled) return;
+          p.settled = true;
+          clearTimeout(p.timer);
+          reject(err);
+        },
+      };
+      if (this.limits.deadlineMs > 0) p.timer = setTimeout(() => this.expire(p), this.limits.deadlineMs);
+      this.queue.push(p);
+      this.queuedBytes += bytes;
       this.pump();
     });
+  }
+
+  /** Batches waiting for a write slot. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  private expire(p: Pending): void {
+    const at = this.queue.indexOf(p);
+    if (at >= 0) {
+      this.queue.splice(at, 1);
+      this.queuedBytes -= p.bytes;
+    }
+    p.reject(unavailable('The database did not confirm the write in time; retry later.'));
   }
 
   private pump(): void {
@@ -72,6 +134,7 @@ export class IngestWriter {
         const next = this.queue[0]!;
         if (group.length > 0 && rows + next.item.stats.length > MAX_GROUP_ROWS) break;
         rows += next.item.stats.length;
+        this.queuedBytes -= next.bytes;
         group.push(this.queue.shift()!);
       }
       this.running++;
@@ -87,16 +150,18 @@ export class IngestWriter {
       await this.writeWithRetry(group.map((p) => p.item));
       for (const p of group) p.resolve();
     } catch (err) {
-      if (group.length === 1) {
-        group[0]!.reject(err);
+      if (group.length === 1 || isDatabaseUnavailable(err)) {
+        for (const p of group) p.reject(err);
         return;
       }
       for (const p of group) {
+        if (p.settled) continue;
         try {
           await this.writeWithRetry([p.item]);
           p.resolve();
         } catch (e) {
           p.reject(e);
+          if (isDatabaseUnavailable(e)) for (const rest of group) rest.reject(e);
         }
       }
     }
