@@ -118,3 +118,76 @@ describe(`group commit (${DB_KIND})`, () => {
     }
   });
 });
+
+describe(`bounds of the writer (${DB_KIND})`, () => {
+  /** Holds the players table (and, on PGlite, the one connection) until the returned function is called. */
+  async function holdDatabase(): Promise<() => Promise<void>> {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => {
+      locked = r;
+    });
+    const done = ctx.db.transaction(async (tx) => {
+      await tx.query('LOCK TABLE players IN EXCLUSIVE MODE');
+      locked();
+      await gate;
+    });
+    await isLocked;
+    return async () => {
+      release();
+      await done;
+    };
+  }
+
+  const code = (err: unknown) => (err as { code?: string }).code;
+  const retryAfter = (err: unknown) => (err as { headers?: Record<string, string> }).headers?.['retry-after'];
+
+  it('answers 503 with Retry-After at once when the queue holds its limit of batches or bytes', async () => {
+    const release = await holdDatabase();
+    const writer = new IngestWriter(ctx.db, ctx.bus, 1, { maxBatches: 2, maxBytes: 1_000, deadlineMs: 0 });
+    const inFlight = writer.submit(item(), 100); // taken by the one write slot
+    const queued = [writer.submit(item(), 100), writer.submit(item(), 100)];
+    await new Promise((r) => setTimeout(r, 20));
+    expect(writer.queued).toBe(2);
+    const t = performance.now();
+    const over = await writer.submit(item(), 100).catch((e: unknown) => e);
+    expect(performance.now() - t).toBeLessThan(50);
+    expect(code(over)).toBe('SERVICE_UNAVAILABLE');
+    expect(retryAfter(over)).toMatch(/^\d+$/);
+    await release();
+    await Promise.all([inFlight, ...queued]);
+
+    const release2 = await holdDatabase();
+    const byBytes = new IngestWriter(ctx.db, ctx.bus, 1, { maxBatches: 100, maxBytes: 1_000, deadlineMs: 0 });
+    const first = byBytes.submit(item(), 900);
+    const second = byBytes.submit(item(), 900); // queued: 900 bytes
+    await new Promise((r) => setTimeout(r, 20));
+    expect(code(await byBytes.submit(item(), 200).catch((e: unknown) => e))).toBe('SERVICE_UNAVAILABLE');
+    await release2();
+    await Promise.all([first, second]);
+  });
+
+  it('answers 503 once the deadline passes without a commit, and never writes a batch it dropped from the queue', async () => {
+    const release = await holdDatabase();
+    const writer = new IngestWriter(ctx.db, ctx.bus, 1, { maxBatches: 100, maxBytes: 1e9, deadlineMs: 300 });
+    const dropped = item();
+    const t = performance.now();
+    const outcomes = await Promise.all(
+      [item(), dropped, item()].map((it) => writer.submit(it).then(() => 'ok', (e: unknown) => code(e))),
+    );
+    const waited = performance.now() - t;
+    expect(outcomes).toEqual(['SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE']);
+    expect(waited).toBeGreaterThanOrEqual(290);
+    expect(waited).toBeLessThan(2_000);
+    expect(writer.queued).toBe(0);
+    await release();
+    await new Promise((r) => setTimeout(r, 200));
+    const rows = await ctx.db.query('SELECT 1 FROM players WHERE uuid = $1', [dropped.player.uuid]);
+    expect(rows).toEqual([]);
+    // The writer goes on serving once the database answers.
+    await writer.submit(item());
+  });
+});
