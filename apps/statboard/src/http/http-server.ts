@@ -1,14 +1,8 @@
-import {
-  createServer,
-  type IncomingMessage,
-  type RequestListener,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyServerFactory } from 'fastify';
 import type { Timeouts } from '#src/config.ts';
-import { ERRORS, RETRY_AFTER_SECONDS } from '#src/errors.ts';
+import { type ERRORS, RETRY_AFTER_SECONDS } from '#src/errors.ts';
 import { requestIdFor } from '#src/plugins/request-id.ts';
 
 declare module 'fastify' {

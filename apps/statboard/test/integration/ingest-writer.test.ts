@@ -176,7 +176,12 @@ describe(`bounds of the writer (${DB_KIND})`, () => {
     const dropped = item();
     const t = performance.now();
     const outcomes = await Promise.all(
-      [item(), dropped, item()].map((it) => writer.submit(it).then(() => 'ok', (e: unknown) => code(e))),
+      [item(), dropped, item()].map((it) =>
+        writer.submit(it).then(
+          () => 'ok',
+          (e: unknown) => code(e),
+        ),
+      ),
     );
     const waited = performance.now() - t;
     expect(outcomes).toEqual(['SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE']);

@@ -39,7 +39,11 @@ export function ingestRoutes(ingest: IngestService, guard: KeyGuard, bodyLimit: 
         },
       },
       async (request) => {
-        const result = await ingest.ingest(keyOf(request), request.body, Number(request.headers['content-length']) || 0);
+        const result = await ingest.ingest(
+          keyOf(request),
+          request.body,
+          Number(request.headers['content-length']) || 0,
+        );
         return { ...result, request_id: request.id };
       },
     );

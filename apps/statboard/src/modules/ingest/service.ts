@@ -1,6 +1,6 @@
 import type { ChangeBus } from '#src/cache/bus.ts';
-import type { Db } from '#src/db/types.ts';
 import type { Config } from '#src/config.ts';
+import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { parseRfc3339 } from '#src/lib/rfc3339.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
@@ -110,21 +110,24 @@ export class IngestService {
       throw new AppError('FORBIDDEN', 'This API key may not upload into the active season.');
     }
 
-    await this.writer.submit({
-      workspaceId: key.workspaceId,
-      seasonId: season.id,
-      serverId: server.id,
-      player: { uuid, username: body.player.username },
-      sessionId: body.session_id.toLowerCase(),
-      observedAt: new Date(Math.min(observed, Date.now() + MAX_CLOCK_SKEW_MS)),
-      client: {
-        modVersion: body.client.mod_version,
-        gameVersion,
-        loaderVersion: body.client.loader_version ?? body.client.fabric_loader_version ?? null,
+    await this.writer.submit(
+      {
+        workspaceId: key.workspaceId,
+        seasonId: season.id,
+        serverId: server.id,
+        player: { uuid, username: body.player.username },
+        sessionId: body.session_id.toLowerCase(),
+        observedAt: new Date(Math.min(observed, Date.now() + MAX_CLOCK_SKEW_MS)),
+        client: {
+          modVersion: body.client.mod_version,
+          gameVersion,
+          loaderVersion: body.client.loader_version ?? body.client.fabric_loader_version ?? null,
+        },
+        stats,
+        events,
       },
-      stats,
-      events,
-    }, bytes);
+      bytes,
+    );
     return { accepted: true, server_time: new Date().toISOString(), next_upload_after: this.nextUploadAfter };
   }
 }

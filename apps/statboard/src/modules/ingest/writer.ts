@@ -38,7 +38,11 @@ export interface WriterLimits {
   deadlineMs: number;
 }
 
-const UNBOUNDED: WriterLimits = { maxBatches: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY, deadlineMs: 0 };
+const UNBOUNDED: WriterLimits = {
+  maxBatches: Number.POSITIVE_INFINITY,
+  maxBytes: Number.POSITIVE_INFINITY,
+  deadlineMs: 0,
+};
 
 /** Statistic definition ids by workspace, then key. */
 type DefinitionIds = Map<string, Map<string, string>>;
