@@ -93,6 +93,11 @@ describe('OIDC login against a real provider', () => {
     '/ok\r\nSet-Cookie: x=1',
     '/\t/evil.example',
     '',
+    // Normalised to `//evil.example` by dot segments: checked after normalising.
+    '/.//evil.example',
+    '/..//evil.example',
+    '/%2e%2e/%2e%2e//evil.example',
+    '/a/../..//evil.example',
   ])('refuses return_to %j with 400 (no open redirect)', async (value) => {
     const res = await w.app.inject({ url: `/auth/login?return_to=${encodeURIComponent(value)}` });
     expectError(res, 400, 'BAD_REQUEST');
