@@ -1,5 +1,11 @@
-/** 0001-01-02T00:00:00Z: after any offset, still a year PostgreSQL can store. */
-const MIN_INSTANT = -62_135_510_400_000;
+/**
+ * Every accepted instant is in years 0001–9999 in UTC: PostgreSQL stores it (it has no year 0) and both
+ * PostgreSQL and JavaScript print it as a four-digit year (`toISOString` writes `+010000-…` past 9999, which
+ * no RFC 3339 reader accepts).
+ */
+const MIN_INSTANT = -62_135_596_800_000; // 0001-01-01T00:00:00.000Z
+const MAX_INSTANT = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+
 const RE = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
@@ -31,8 +37,7 @@ export function parseRfc3339(value: string): number {
   d0.setUTCFullYear(year, month - 1, day); // unlike Date.UTC, keeps years 0–99 as they are
   d0.setUTCHours(hour, minute, Math.min(second, 59), ms);
   const t = d0.getTime() - offset * 60_000;
-  // PostgreSQL has no year 0: keep every accepted instant storable.
-  return t < MIN_INSTANT ? Number.NaN : t;
+  return t < MIN_INSTANT || t > MAX_INSTANT ? Number.NaN : t;
 }
 
 export function isRfc3339(value: string): boolean {

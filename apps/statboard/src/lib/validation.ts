@@ -30,7 +30,56 @@ const strict = build(false);
 const coercing = build(true);
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? strict : coercing).compile(schema as object);
+  httpPart === 'body'
+    ? strict.compile(schema as object)
+    : withinBounds(coercing.compile(schema as object), boundedProperties(schema));
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/** Names of the properties of an object schema that declare a `minimum` or `maximum`. */
+function boundedProperties(schema: unknown): string[] {
+  const props = (schema as { properties?: Record<string, { minimum?: unknown; maximum?: unknown }> }).properties;
+  if (!props) return [];
+  return Object.entries(props)
+    .filter(([, p]) => typeof p.minimum === 'number' || typeof p.maximum === 'number')
+    .map(([name]) => name);
+}
+
+/**
+ * Ajv coerces the text `Infinity` (and `1e400`) to a number that passes `integer`, `minimum` and `maximum`
+ * (the bounds are checked against the text): a coerced query or path value with declared bounds must also be
+ * finite, else it fails like any other type error. (A value without bounds, like the leaderboard's clamped
+ * `limit`, is left to its route.)
+ */
+function withinBounds(validate: Validate, bounded: readonly string[]): Validate {
+  if (bounded.length === 0) return validate;
+  const checked: Validate = (data) => {
+    if (!validate(data)) {
+      checked.errors = validate.errors ?? null;
+      return false;
+    }
+    if (data !== null && typeof data === 'object') {
+      for (const name of bounded) {
+        const value = (data as Record<string, unknown>)[name];
+        if (typeof value === 'number' && !Number.isFinite(value)) {
+          checked.errors = [
+            {
+              instancePath: `/${name}`,
+              schemaPath: '#/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be a finite number',
+            },
+          ];
+          return false;
+        }
+      }
+    }
+    checked.errors = null;
+    return true;
+  };
+  return checked;
+}
 
 const FRIENDLY: Record<string, string> = {
   uuid: 'must be a UUID',

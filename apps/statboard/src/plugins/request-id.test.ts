@@ -13,7 +13,19 @@ describe('X-Request-ID', () => {
     expect(requestIdFor(req('a b~!'))).toBe('a b~!');
   });
 
-  it.each([[''], ['x'.repeat(129)], ['tab\there'], ['ünïcode'], ['\u0000']])('replaces %j with a new UUID', (value) => {
+  it.each([
+    [''],
+    ['x'.repeat(129)],
+    ['tab\there'],
+    ['ünïcode'],
+    ['\u0000'],
+    ['<script>alert(1)</script>'],
+    ['"quoted"'],
+    ["it's"],
+    ['back\\slash'],
+    ['`tick`'],
+    [' leading'],
+  ])('replaces %j with a new UUID', (value) => {
     const id = requestIdFor(req(value));
     expect(id).not.toBe(value);
     expect(isUuid(id)).toBe(true);

@@ -195,6 +195,43 @@ describe('servers and seasons', () => {
   });
 });
 
+describe('timestamps', () => {
+  it('accepts only instants in years 0001–9999 in UTC (else 422), and lists stay readable', async () => {
+    for (const at of [
+      '9999-12-31T23:59:59-23:59',
+      '0001-01-01T00:00:00+01:00',
+      '0000-12-31T23:00:00Z',
+      '10000-01-01T00:00:00Z',
+    ]) {
+      expectInvalid(
+        await t.browsers.admin.app('POST', '/api/v1/admin/seasons', {
+          body: { name: 'Far', slug: 'far', ended_at: at },
+        }),
+        'ended_at',
+      );
+      expectInvalid(
+        await t.browsers.admin.app('POST', '/api/v1/admin/api-keys', {
+          body: { name: 'Far', type: 'website', scopes: ['stats:read'], expires_at: at },
+        }),
+        'expires_at',
+      );
+    }
+    const edge = await t.browsers.admin.app('POST', '/api/v1/admin/seasons', {
+      body: { name: 'Edges', slug: 'edges', started_at: '0001-01-01T00:00:00Z', ended_at: '9999-12-31T23:59:59Z' },
+    });
+    expect(edge.statusCode).toBe(201);
+    const key = await t.browsers.admin.app('POST', '/api/v1/admin/api-keys', {
+      body: { name: 'Edge', type: 'website', scopes: ['stats:read'], expires_at: '9999-12-31T23:59:59.999Z' },
+    });
+    expect(key.statusCode).toBe(201);
+    secrets.push((key.json() as { secret: string }).secret);
+    const seasons = await t.browsers.readonly.app('GET', '/api/v1/admin/seasons');
+    expect(seasons.statusCode).toBe(200);
+    expect(JSON.stringify(seasons.json())).toContain('9999-12-31T23:59:59.000Z');
+    expect((await t.browsers.readonly.app('GET', '/api/v1/admin/api-keys')).statusCode).toBe(200);
+  });
+});
+
 describe('players and statistic definitions', () => {
   it('lists every player, and an analyst hides one from the public API', async () => {
     const list = await t.browsers.readonly.app('GET', '/api/v1/admin/players?search=stev');
@@ -376,7 +413,17 @@ describe('audit log', () => {
     expect(Date.parse(first.data[0]!.created_at)).toBeGreaterThanOrEqual(Date.parse(first.data.at(-1)!.created_at));
     const past = (await t.browsers.owner.app('GET', '/api/v1/admin/audit-log?page=999')).json() as { data: unknown[] };
     expect(past.data).toEqual([]);
-    for (const q of ['per_page=0', 'per_page=101', 'per_page=2.5', 'per_page=x', 'page=0']) {
+    for (const q of [
+      'per_page=0',
+      'per_page=101',
+      'per_page=2.5',
+      'per_page=x',
+      'page=0',
+      'page=Infinity',
+      'page=1e400',
+      'per_page=Infinity',
+      'page=-Infinity',
+    ]) {
       expectError(await t.browsers.owner.app('GET', `/api/v1/admin/audit-log?${q}`), 422, 'INVALID_PAYLOAD');
     }
   });

@@ -191,6 +191,9 @@ describe('POST /api/v1/ingest/batch: happy path', () => {
       '1760000000',
       'yesterday',
       '',
+      // Outside years 0001–9999 in UTC.
+      '9999-12-31T23:59:59-23:59',
+      '0001-01-01T00:00:00+00:01',
     ]) {
       expectInvalid(await postBatch(ctx, client, modBatch({ uuid: uuid(), observedAt: ts })), 'observed_at');
       const ev = modBatch({ uuid: uuid(), events: [{ id: uuid(), type: 'X', occurred_at: ts, payload: {} }] });
@@ -661,8 +664,8 @@ describe('POST /api/v1/ingest/batch: HTTP layer', () => {
     }
   });
 
-  it('replaces an X-Request-ID that is too long or not printable ASCII with a new UUID', async () => {
-    for (const id of ['x'.repeat(129), 'h\u00e9llo', '\u00ff']) {
+  it('replaces an X-Request-ID that is too long, not printable ASCII, or holds quotes, angle brackets, a backslash or a backtick with a new UUID', async () => {
+    for (const id of ['x'.repeat(129), 'h\u00e9llo', '\u00ff', '<script>', '"x"', "a'b", 'a\\b', 'a`b']) {
       const res = await postBatch(ctx, client, modBatch({ uuid: uuid() }), { 'x-request-id': id });
       expect(res.statusCode).toBe(200);
       expect(res.headers['x-request-id']).toMatch(UUID_RE);

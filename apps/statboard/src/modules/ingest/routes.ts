@@ -31,7 +31,10 @@ export function ingestRoutes(ingest: IngestService, guard: KeyGuard, bodyLimit: 
           'x-required-scopes': ['ingest:write'],
           headers: Type.Object({
             'x-request-id': Type.Optional(
-              Type.String({ description: 'Client request id, echoed when 1–128 printable ASCII characters' }),
+              Type.String({
+                description:
+                  'Client request id, echoed when 1–128 printable ASCII characters without quotes, angle brackets, backslash or backtick; else a new UUID',
+              }),
             ),
           }),
           body: IngestBatchBody,
