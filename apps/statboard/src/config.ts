@@ -29,6 +29,8 @@ export interface Config {
   readonly authFailureLimitPerMinute: number;
   /** Bytes of cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB; 0: none, every read is a query). */
   readonly playerCacheBytes: number;
+  /** The embedded database checkpoints and flushes to disk this often (EMBEDDED_CHECKPOINT_SECONDS; 0: at close). */
+  readonly embeddedCheckpointMs: number;
   /** Limits that keep every answer bounded in time and memory when the database or a client misbehaves. */
   readonly timeouts: Timeouts;
 }
@@ -134,6 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
   const rateLimitPerMinute = intVar(env, 'RATE_LIMIT_PER_MINUTE', 6_000, 0, 10_000_000, problems);
   const authFailureLimitPerMinute = intVar(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 300, 0, 10_000_000, problems);
   const playerCacheMb = intVar(env, 'PLAYER_CACHE_MB', DEFAULT_PLAYER_CACHE_MB, 0, 65_536, problems);
+  const embeddedCheckpointMs = intVar(env, 'EMBEDDED_CHECKPOINT_SECONDS', 60, 0, 86_400, problems) * 1000;
   const seconds = (name: string, def: number, min: number, max: number) =>
     intVar(env, name, def, min, max, problems) * 1000;
   const timeouts: Timeouts = Object.freeze({
@@ -170,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute,
     authFailureLimitPerMinute,
     playerCacheBytes: playerCacheMb * 1024 * 1024,
+    embeddedCheckpointMs,
     timeouts,
   });
 }

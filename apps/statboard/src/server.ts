@@ -29,7 +29,9 @@ async function main(): Promise<void> {
   const logger = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false }));
   let db: Awaited<ReturnType<typeof openDatabase>>;
   try {
-    db = await openDatabase(config, new Availability(logger));
+    db = await openDatabase(config, new Availability(logger), (err) =>
+      logger.warn({ err }, 'embedded database checkpoint failed; retried at the next period'),
+    );
   } catch (err) {
     if (err instanceof DatabaseBusyError) {
       process.stderr.write(`${err.message}\n`);

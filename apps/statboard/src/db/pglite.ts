@@ -1,15 +1,52 @@
 import { PGlite } from '@electric-sql/pglite';
+import { TreeSync } from './embedded-sync.ts';
 import { Mutex } from './mutex.ts';
 import type { Db, Queryable } from './types.ts';
+
+/** WAL kept between checkpoints: with a checkpoint every minute, `pg_wal` stays near this size. */
+const WAL_SETTINGS = ['-c', 'max_wal_size=256MB', '-c', 'min_wal_size=64MB'];
+
+export interface PgliteOptions {
+  /** A checkpoint, then a flush of the files it wrote, this often (ms); 0: only at close. On disk only. */
+  checkpointMs?: number;
+  /** Told when a periodic checkpoint fails (it is retried at the next period). */
+  onCheckpointError?: (err: unknown) => void;
+}
 
 /**
  * PGlite (PostgreSQL in WASM) behind the `Db` interface. PGlite has a single connection, so every query and
  * every transaction takes one FIFO lock: a transaction excludes all other queries until it ends, and a
  * concurrent write can never slip into a transaction that is later rolled back.
+ *
+ * Single-user PostgreSQL checkpoints only when it closes: on disk, a timer runs `CHECKPOINT` (through the same
+ * lock) every `checkpointMs`, so that `pg_wal` and the replay after a crash stay bounded however long the
+ * service runs, and then flushes the files written since the last time to disk (PGlite's own fsync does
+ * nothing), so that what a checkpoint holds survives a power loss.
  */
-export async function openPglite(dataDir: string | null): Promise<Db> {
-  const db = dataDir === null ? await PGlite.create() : await PGlite.create(dataDir);
+export async function openPglite(dataDir: string | null, options: PgliteOptions = {}): Promise<Db> {
+  const db =
+    dataDir === null
+      ? await PGlite.create()
+      : await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...WAL_SETTINGS] });
   const lock = new Mutex();
+  const tree = dataDir === null ? null : new TreeSync(dataDir);
+  let checkpointing: Promise<void> | null = null;
+  const checkpoint = async () => {
+    await lock.run(() => db.exec('CHECKPOINT'));
+    await tree?.sync();
+  };
+  const timer =
+    tree !== null && (options.checkpointMs ?? 0) > 0
+      ? setInterval(() => {
+          if (checkpointing) return;
+          checkpointing = checkpoint()
+            .catch((err: unknown) => options.onCheckpointError?.(err))
+            .finally(() => {
+              checkpointing = null;
+            });
+        }, options.checkpointMs)
+      : undefined;
+  timer?.unref();
   const direct: Queryable = {
     async query<T>(sql: string, params?: readonly unknown[]) {
       const res = await db.query<T>(sql, params as unknown[] | undefined);
@@ -40,12 +77,16 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
         }
       });
     },
-    close: () =>
-      lock.run(async () => {
+    close: async () => {
+      clearInterval(timer);
+      await checkpointing;
+      await lock.run(async () => {
         if (closed) return;
         closed = true;
-        await db.close();
-      }),
+        await db.close(); // a shutdown checkpoint
+      });
+      await tree?.sync();
+    },
   };
   return self;
 }
