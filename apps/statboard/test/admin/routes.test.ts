@@ -320,11 +320,13 @@ describe('players and statistic definitions', () => {
 });
 
 describe('users', () => {
-  it('lists everyone who signed in with their role', async () => {
+  it("lists the workspace's members with their roles, and no one else who signed in", async () => {
     const res = await t.browsers.admin.app('GET', '/api/v1/admin/users');
     const users = (res.json() as { data: { email: string; role: string | null }[] }).data;
     expect(users.find((u) => u.email === 'owner@example.com')?.role).toBe('owner');
-    expect(users.find((u) => u.email === 'none@example.com')?.role).toBeNull();
+    expect(users.every((u) => u.role !== null)).toBe(true);
+    // Signed in, but a member of no workspace here: not shown (nor are other workspaces' members).
+    expect(users.find((u) => u.email === 'none@example.com')).toBeUndefined();
   });
 });
 

@@ -63,11 +63,11 @@ export interface UserWithRoleRow extends UserRow {
   role: Role | null;
 }
 
-/** Every user who has signed in, with their role in this workspace (null: none yet). */
+/** The members of this workspace, with their roles (users of other workspaces are not shown). */
 export function listUsers(db: Queryable, workspaceId: string): Promise<UserWithRoleRow[]> {
   return db.query<UserWithRoleRow>(
     `SELECT ${COLUMNS}, m.role FROM users u
-     LEFT JOIN workspace_memberships m ON m.user_id = u.id AND m.workspace_id = $1
+     JOIN workspace_memberships m ON m.user_id = u.id AND m.workspace_id = $1
      ORDER BY u.created_at, u.id`,
     [workspaceId],
   );

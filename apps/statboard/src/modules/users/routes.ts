@@ -16,7 +16,7 @@ export function userRoutes(users: UserService, guards: AdminGuards): FastifyPlug
         schema: {
           ...ADMIN_DOC,
           operationId: 'listUsers',
-          summary: 'Everyone who has signed in, with their role here (null: none)',
+          summary: 'The members of this workspace with their roles (users of other workspaces are never listed)',
           response: { 200: Type.Object({ data: Type.Array(Type.Ref(AdminUser)) }), ...adminErrors(401, 403) },
         },
       },
