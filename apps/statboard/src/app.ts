@@ -146,7 +146,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
 
   await registerOpenApi(app, config.publicUrl);
   const guard = keyGuard(services.keys, limits);
-  const admin = adminGuards(services, config);
+  const admin = adminGuards(services, config, limits);
   const key = { guard, reads };
   await app.register(loginRoutes(config, services));
   await app.register(healthRoutes(services.db, ''));

@@ -8,6 +8,7 @@ import type { SessionService } from '#src/modules/sessions/service.ts';
 import { allows, type Permission, type Role } from '#src/modules/users/roles.ts';
 import type { Principal, UserService } from '#src/modules/users/service.ts';
 import { bearerToken } from './key-auth.ts';
+import type { RequestLimits } from './rate-limit.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -74,17 +75,31 @@ export interface AdminGuards {
   allow(permission: Permission): onRequestAsyncHookHandler;
 }
 
-export function adminGuards(services: GuardServices, config: Pick<Config, 'publicUrl'>): AdminGuards {
+/**
+ * `limits`: a presented credential that fails (an unknown API key, a session cookie that is unknown or expired)
+ * counts against the client address's failed-authentication limit, as on key routes; a request that presents
+ * none is not a guess and is not counted.
+ */
+export function adminGuards(
+  services: GuardServices,
+  config: Pick<Config, 'publicUrl'>,
+  limits?: RequestLimits,
+): AdminGuards {
   const session: onRequestAsyncHookHandler = async (request: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(request);
     if (token !== null) {
       const key = await services.keys.verify(token);
       if (key) throw new AppError('FORBIDDEN', 'Admin routes accept only a signed-in session, not an API key.');
+      await limits?.authFailure(request);
       throw new AppError('INVALID_API_KEY', undefined, undefined, { headers: { 'WWW-Authenticate': 'Bearer' } });
     }
-    const found = await services.sessions.resolve(request.cookies[SESSION_COOKIE]);
+    const cookieValue = request.cookies[SESSION_COOKIE];
+    const found = await services.sessions.resolve(cookieValue);
     const principal = found ? await services.users.principal(found.userId) : null;
-    if (!principal) throw new AppError('UNAUTHENTICATED');
+    if (!principal) {
+      if (cookieValue !== undefined && cookieValue !== '') await limits?.authFailure(request);
+      throw new AppError('UNAUTHENTICATED');
+    }
     assertSameOrigin(request, config.publicUrl);
     request.principal = principal;
   };

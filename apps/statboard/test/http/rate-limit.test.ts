@@ -45,6 +45,26 @@ describe('rate limits', () => {
   });
 });
 
+describe('failed authentications on admin routes', () => {
+  it('counts an unknown session cookie or API key against the address, and not a request without credentials', async () => {
+    const admin = await createTestContext({ AUTH_FAILURE_LIMIT_PER_MINUTE: '2' });
+    try {
+      const me = (headers: Record<string, string>) => admin.app.inject({ url: '/api/v1/admin/me', headers });
+      for (let i = 0; i < 5; i++) expect((await me({})).statusCode).toBe(401);
+      expect((await me({ cookie: 'statboard_session=guess1' })).statusCode).toBe(401);
+      expect((await me({ cookie: 'statboard_session=guess2' })).statusCode).toBe(401);
+      const res = await me({ cookie: 'statboard_session=guess3' });
+      expect(res.statusCode).toBe(429);
+      expect(res.json().error.code).toBe('RATE_LIMITED');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      const key = await me(bearer('stb_website_0b9f2c3e-5d6a-4b7c-8d9e-0f1a2b3c4d5e_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'));
+      expect(key.statusCode).toBe(429);
+    } finally {
+      await admin.close();
+    }
+  });
+});
+
 function redisReachable(): Promise<boolean> {
   return new Promise((resolve) => {
     const s = createConnection(6379, '127.0.0.1');
