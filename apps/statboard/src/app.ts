@@ -65,7 +65,12 @@ export interface AppOptions {
 /** Builds the Fastify app with every plugin and route. Never listens: `server.ts` does, tests use `inject()`. */
 export async function buildApp({ config, services, logger, fastReads = true }: AppOptions): Promise<FastifyInstance> {
   const limiter = config.redisUrl === null ? new MemoryRateLimiter() : new RedisRateLimiter(config.redisUrl);
-  const limits = new RequestLimits(limiter, config.rateLimitPerMinute, config.authFailureLimitPerMinute);
+  const limits = new RequestLimits(
+    limiter,
+    config.rateLimitPerMinute,
+    config.authFailureLimitPerMinute,
+    config.loginLimitPerMinute,
+  );
   const reads = new FastReads(services.keys, limits, fastReads && limits.inProcess);
   const http = new HttpServer(config.timeouts);
   const app = Fastify({
@@ -148,7 +153,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   const guard = keyGuard(services.keys, limits);
   const admin = adminGuards(services, config, limits);
   const key = { guard, reads };
-  await app.register(loginRoutes(config, services));
+  await app.register(loginRoutes(config, services, limits));
   await app.register(healthRoutes(services.db, ''));
   await app.register(healthRoutes(services.db, 'V1'), { prefix: '/api/v1' });
   await app.register(

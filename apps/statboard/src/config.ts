@@ -27,6 +27,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Failed authentications per minute per client IP before 429 (0: no limit). */
   readonly authFailureLimitPerMinute: number;
+  /** Logins started per minute per client IP before 429 (0: no limit). */
+  readonly loginLimitPerMinute: number;
   /** Bytes of cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB; 0: none, every read is a query). */
   readonly playerCacheBytes: number;
   /** The embedded database checkpoints and flushes to disk this often (EMBEDDED_CHECKPOINT_SECONDS; 0: at close). */
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
   const sessionMaxHours = intVar(env, 'SESSION_MAX_HOURS', 12, 1, 8_760, problems);
   const rateLimitPerMinute = intVar(env, 'RATE_LIMIT_PER_MINUTE', 6_000, 0, 10_000_000, problems);
   const authFailureLimitPerMinute = intVar(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 300, 0, 10_000_000, problems);
+  const loginLimitPerMinute = intVar(env, 'LOGIN_LIMIT_PER_MINUTE', 30, 0, 10_000_000, problems);
   const playerCacheMb = intVar(env, 'PLAYER_CACHE_MB', DEFAULT_PLAYER_CACHE_MB, 0, 65_536, problems);
   const embeddedCheckpointMs = intVar(env, 'EMBEDDED_CHECKPOINT_SECONDS', 60, 0, 86_400, problems) * 1000;
   const seconds = (name: string, def: number, min: number, max: number) =>
@@ -172,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionMaxHours,
     rateLimitPerMinute,
     authFailureLimitPerMinute,
+    loginLimitPerMinute,
     playerCacheBytes: playerCacheMb * 1024 * 1024,
     embeddedCheckpointMs,
     timeouts,

@@ -59,6 +59,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     DATA_DIR: '/nonexistent-statboard-test',
     RATE_LIMIT_PER_MINUTE: '0',
     AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+    LOGIN_LIMIT_PER_MINUTE: '0',
     ...overrides,
   });
 }

@@ -96,6 +96,7 @@ export class RequestLimits {
     private readonly limiter: RateLimiter,
     private readonly perKey: number,
     private readonly authFailuresPerIp: number,
+    private readonly loginsPerIp = 0,
   ) {}
 
   /**
@@ -118,6 +119,11 @@ export class RequestLimits {
   /** Counts a failed authentication of the client's address (slows down guessing). */
   async authFailure(request: FastifyRequest): Promise<void> {
     await this.check(`fail:${request.ip}`, this.authFailuresPerIp);
+  }
+
+  /** Counts a login started from the client's address (each stores a pending login until it expires). */
+  async loginStart(request: FastifyRequest): Promise<void> {
+    await this.check(`login:${request.ip}`, this.loginsPerIp);
   }
 
   /** True when every count is taken at once in this process (no promise, nothing shared). */

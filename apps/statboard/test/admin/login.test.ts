@@ -171,6 +171,19 @@ describe('OIDC login against a real provider', () => {
   });
 });
 
+describe('login throttle', () => {
+  it('answers 429 with Retry-After once an address starts more logins per minute than LOGIN_LIMIT_PER_MINUTE', async () => {
+    const limited = await w.instance({ LOGIN_LIMIT_PER_MINUTE: '3' });
+    const before = await countRows(w.db.db, 'login_states');
+    for (let i = 0; i < 3; i++) expect((await limited.app.inject({ url: '/auth/login' })).statusCode).toBe(302);
+    const res = await limited.app.inject({ url: '/auth/login' });
+    expectError(res, 429, 'RATE_LIMITED');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // The refused start stored nothing.
+    expect(await countRows(w.db.db, 'login_states')).toBe(before + 3);
+  });
+});
+
 describe('session expiry', () => {
   it('ends a session after the idle time without requests', async () => {
     const b = await signIn(w, 'idle@example.com');

@@ -4,6 +4,7 @@ import type { Config } from '#src/config.ts';
 import { createDevIdp, type DevIdp } from '#src/modules/dev-idp/provider.ts';
 import { devIdpRoutes } from '#src/modules/dev-idp/routes.ts';
 import { OidcClient } from './oidc.ts';
+import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { type AuthServices, authRoutes } from './routes.ts';
 
 const DEV_IDP_WARNING = [
@@ -24,7 +25,7 @@ export const LOGIN_UNAVAILABLE_IN_PRODUCTION =
  * Login (`/auth/*`) and the embedded development provider (`/dev-idp`, only without OIDC_ISSUER outside
  * production), in one scope where cookies are parsed.
  */
-export function loginRoutes(config: Config, services: AuthServices) {
+export function loginRoutes(config: Config, services: AuthServices, limits?: RequestLimits) {
   return async (app: FastifyInstance): Promise<void> => {
     await app.register(cookie);
     const redirectUri = `${config.publicUrl}/auth/callback`;
@@ -56,6 +57,6 @@ export function loginRoutes(config: Config, services: AuthServices) {
       unavailableReason = LOGIN_UNAVAILABLE_IN_PRODUCTION;
       app.log.error(unavailableReason);
     }
-    await app.register(authRoutes({ config, services, oidc, unavailableReason }));
+    await app.register(authRoutes({ config, services, oidc, unavailableReason, ...(limits ? { limits } : {}) }));
   };
 }

@@ -10,6 +10,7 @@ import type { UserService } from '#src/modules/users/service.ts';
 import { assertSameOrigin, SESSION_COOKIE } from '#src/plugins/session-auth.ts';
 import type { OidcClient } from './oidc.ts';
 import { sendAuthError } from './pages.ts';
+import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { safeReturnTo } from './return-to.ts';
 
 /** Short-lived cookie naming the login in progress (its state, nonce and PKCE verifier are in the database). */
@@ -27,6 +28,8 @@ export interface AuthDeps {
   /** null: login is unavailable, for `unavailableReason`. */
   oidc: OidcClient | null;
   unavailableReason: string;
+  /** Logins started per minute from one address (each stores a pending login for 10 minutes). */
+  limits?: RequestLimits;
 }
 
 function cookieBase(config: Config): CookieSerializeOptions {
@@ -34,7 +37,7 @@ function cookieBase(config: Config): CookieSerializeOptions {
 }
 
 /** `GET /auth/login`, `GET /auth/callback`, `POST /auth/logout` (outside /api/v1). */
-export function authRoutes({ config, services, oidc, unavailableReason }: AuthDeps): FastifyPluginAsyncTypebox {
+export function authRoutes({ config, services, oidc, unavailableReason, limits }: AuthDeps): FastifyPluginAsyncTypebox {
   const base = cookieBase(config);
   const loginCookie: CookieSerializeOptions = { ...base, path: '/auth', maxAge: LOGIN_TTL_MS / 1000 };
   const sessionCookie: CookieSerializeOptions = {
@@ -68,7 +71,7 @@ export function authRoutes({ config, services, oidc, unavailableReason }: AuthDe
           }),
           response: {
             302: Type.Null({ description: 'Redirect to the identity provider' }),
-            ...errorResponses(400, 503),
+            ...errorResponses(400, 429, 503),
           },
         },
       },
@@ -78,6 +81,7 @@ export function authRoutes({ config, services, oidc, unavailableReason }: AuthDe
         if (returnTo === null) {
           throw new AppError('BAD_REQUEST', 'return_to must be a local path such as /admin (not another site).');
         }
+        await limits?.loginStart(request);
         const begun = await clientOrFail().begin();
         const id = await services.sessions.beginLogin({
           state: begun.state,
