@@ -55,6 +55,8 @@ TABLE audit_log
   constraint audit_log_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
   index CREATE UNIQUE INDEX audit_log_pkey ON public.audit_log USING btree (id)
   index CREATE INDEX audit_log_workspace_idx ON public.audit_log USING btree (workspace_id, created_at DESC, id)
+  trigger CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only()
+  trigger CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only()
   trigger CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only()
 
 TABLE bootstrap_tokens

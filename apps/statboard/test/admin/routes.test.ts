@@ -430,7 +430,7 @@ describe('audit log', () => {
     }
   });
 
-  it('cannot be changed or deleted through the API, and the database refuses updates', async () => {
+  it('cannot be changed or deleted through the API, and the database refuses UPDATE, DELETE and TRUNCATE', async () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
       const res = await t.browsers.owner.app(method, '/api/v1/admin/audit-log', { body: {} });
       expect(res.statusCode).toBe(404);
@@ -438,6 +438,9 @@ describe('audit log', () => {
     const id = (await auditLog())[0]!.id;
     expect((await t.browsers.owner.app('DELETE', `/api/v1/admin/audit-log/${id}`)).statusCode).toBe(404);
     await expect(w.db.db.query(`UPDATE audit_log SET action = 'X' WHERE id = $1`, [id])).rejects.toThrow(/append-only/);
+    await expect(w.db.db.query('DELETE FROM audit_log WHERE id = $1', [id])).rejects.toThrow(/append-only/);
+    await expect(w.db.db.exec('TRUNCATE audit_log')).rejects.toThrow(/append-only/);
+    expect((await auditLog()).some((r) => r.id === id)).toBe(true);
   });
 });
 

@@ -181,6 +181,15 @@ describe('POST /api/v1/ingest/batch: happy path', () => {
     expect(await storedValue(player, key)).toBe(3);
   });
 
+  it('refuses usernames with control, format, private-use or surrogate characters (422 player.username)', async () => {
+    for (const name of ['Ste\u0007ve', 'a\tb', 'line\nbreak', 'evil\u202eevil', 'zero\u200bwidth', 'pua\ue000']) {
+      expectInvalid(await postBatch(ctx, client, modBatch({ uuid: uuid(), username: name })), 'player.username');
+    }
+    for (const name of ['Steve_123', '.BedrockName', 'Stève', '*Floodgate']) {
+      expect((await postBatch(ctx, client, modBatch({ uuid: uuid(), username: name }))).statusCode).toBe(200);
+    }
+  });
+
   it('refuses timestamps that are not RFC 3339 date-times (422 observed_at / events.0.occurred_at)', async () => {
     for (const ts of [
       '2026-10-06',

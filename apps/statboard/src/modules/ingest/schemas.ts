@@ -37,7 +37,13 @@ export const IngestBatchBody = Type.Object({
   }),
   player: Type.Object({
     uuid: Type.String({ format: 'uuid' }),
-    username: Type.String({ minLength: 1, maxLength: 16 }),
+    username: Type.String({
+      minLength: 1,
+      maxLength: 16,
+      // No control, format (invisible, bidirectional overrides), private-use or surrogate characters.
+      pattern: '^[^\\p{Cc}\\p{Cf}\\p{Co}\\p{Cs}]+$',
+      description: '1–16 characters, without control, format, private-use or surrogate characters',
+    }),
   }),
   server: Type.Object({
     hostname: Type.String({ minLength: 1, maxLength: 253 }),
