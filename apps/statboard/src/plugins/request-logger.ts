@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { pino } from 'pino';
+import { redactUrl } from '#src/lib/redact.ts';
 
 type Method = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 type Bindings = Record<string, unknown>;
@@ -11,6 +12,7 @@ type Logger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
  * The access log: one line per request, written when it has been answered, at info (`LOG_LEVEL=warn` turns it
  * off: `accessLog` gives null). Both the fast read path and Fastify write it through here, so every request has
  * the same line: pino's own format (level, time, the logger's pid and hostname, then the fields and `msg`).
+ * Secrets in the query string (an API key sent as `?api_key=`, a login's `code`) are redacted.
  *
  * This runs for every request, so it is cheap: the line is built as one string (pino's general serialization
  * cost several times more), and the lines of one event-loop turn go to the logger's destination together at the
@@ -37,7 +39,7 @@ export class AccessLog {
   ): void {
     this.pending.push(
       `{"level":30,"time":${Date.now()}${this.bindings},"reqId":${JSON.stringify(reqId)},` +
-        `"method":${JSON.stringify(method ?? '')},"url":${JSON.stringify(url ?? '')},"ip":${JSON.stringify(ip ?? '')},` +
+        `"method":${JSON.stringify(method ?? '')},"url":${JSON.stringify(redactUrl(url ?? ''))},"ip":${JSON.stringify(ip ?? '')},` +
         `"statusCode":${statusCode},"responseTime":${Math.round(ms * 100) / 100},"msg":"request completed"}\n`,
     );
     if (!this.scheduled) {

@@ -42,15 +42,21 @@ describe('the embedded database', () => {
     await expect(readFile(lockFile(), 'utf8')).rejects.toThrow();
   });
 
-  it.skipIf(!linux)('opens when the lock names a live pid whose process started at another time (a reused pid)', async () => {
-    await writeFile(lockFile(), JSON.stringify({ pid: other.pid, start: '1', boot: await bootId() }));
-    const db = await open();
-    await db.close();
-  });
+  it.skipIf(!linux)(
+    'opens when the lock names a live pid whose process started at another time (a reused pid)',
+    async () => {
+      await writeFile(lockFile(), JSON.stringify({ pid: other.pid, start: '1', boot: await bootId() }));
+      const db = await open();
+      await db.close();
+    },
+  );
 
   it.skipIf(!linux)('opens when the lock was written before the last boot', async () => {
     const start = await startOf(other.pid!);
-    await writeFile(lockFile(), JSON.stringify({ pid: other.pid, start, boot: '00000000-0000-0000-0000-000000000000' }));
+    await writeFile(
+      lockFile(),
+      JSON.stringify({ pid: other.pid, start, boot: '00000000-0000-0000-0000-000000000000' }),
+    );
     const db = await open();
     await db.close();
   });

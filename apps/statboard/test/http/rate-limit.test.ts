@@ -57,7 +57,9 @@ describe('failed authentications on admin routes', () => {
       expect(res.statusCode).toBe(429);
       expect(res.json().error.code).toBe('RATE_LIMITED');
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      const key = await me(bearer('stb_website_0b9f2c3e-5d6a-4b7c-8d9e-0f1a2b3c4d5e_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'));
+      const key = await me(
+        bearer('stb_website_0b9f2c3e-5d6a-4b7c-8d9e-0f1a2b3c4d5e_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'),
+      );
       expect(key.statusCode).toBe(429);
     } finally {
       await admin.close();

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '#src/config.ts';
 import { createDevIdp, type DevIdp } from '#src/modules/dev-idp/provider.ts';
 import { devIdpRoutes } from '#src/modules/dev-idp/routes.ts';
-import { OidcClient } from './oidc.ts';
 import type { RequestLimits } from '#src/plugins/rate-limit.ts';
+import { OidcClient } from './oidc.ts';
 import { type AuthServices, authRoutes } from './routes.ts';
 
 const DEV_IDP_WARNING = [

@@ -7,10 +7,10 @@ import { AppError } from '#src/errors.ts';
 import { errorResponses } from '#src/http/schemas.ts';
 import { LOGIN_TTL_MS, type SessionService } from '#src/modules/sessions/service.ts';
 import type { UserService } from '#src/modules/users/service.ts';
+import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { assertSameOrigin, SESSION_COOKIE } from '#src/plugins/session-auth.ts';
 import type { OidcClient } from './oidc.ts';
 import { sendAuthError } from './pages.ts';
-import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { safeReturnTo } from './return-to.ts';
 
 /** Short-lived cookie naming the login in progress (its state, nonce and PKCE verifier are in the database). */
