@@ -31,7 +31,7 @@ import { userRoutes } from './modules/users/routes.ts';
 import { AdminUser } from './modules/users/schemas.ts';
 import { registerErrorHandling, sendError } from './plugins/errors.ts';
 import { keyGuard } from './plugins/key-auth.ts';
-import { MemoryRateLimiter, RedisRateLimiter, RequestLimits } from './plugins/rate-limit.ts';
+import { MemoryRateLimiter, RedisRateLimiter, type RedisStateLog, RequestLimits } from './plugins/rate-limit.ts';
 import { requestIdFor } from './plugins/request-id.ts';
 import { accessLog, lazyChildLogger } from './plugins/request-logger.ts';
 import { adminGuards } from './plugins/session-auth.ts';
@@ -64,7 +64,10 @@ export interface AppOptions {
 
 /** Builds the Fastify app with every plugin and route. Never listens: `server.ts` does, tests use `inject()`. */
 export async function buildApp({ config, services, logger, fastReads = true }: AppOptions): Promise<FastifyInstance> {
-  const limiter = config.redisUrl === null ? new MemoryRateLimiter() : new RedisRateLimiter(config.redisUrl);
+  const limiter =
+    config.redisUrl === null
+      ? new MemoryRateLimiter()
+      : new RedisRateLimiter(config.redisUrl, (logger as RedisStateLog | undefined) ?? null);
   const limits = new RequestLimits(
     limiter,
     config.rateLimitPerMinute,
@@ -101,6 +104,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   app.decorate('fastReads', reads);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('principal', null);
+  app.addHook('onReady', async () => limits.ready());
   app.addHook('onClose', async () => limits.close());
   // Shutting down: requests in flight are answered, new ones on open connections get 503 with
   // `Connection: close`, and connections close as their answers are written.

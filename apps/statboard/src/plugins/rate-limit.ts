@@ -15,6 +15,8 @@ export interface RateLimiter {
   hit(key: string, limit: number, windowMs: number): Hit | Promise<Hit>;
   /** True when counts live in this process and `hit` answers at once. */
   readonly inProcess: boolean;
+  /** Resolves when the limiter can count (at start: once connected, or given up on). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,8 @@ export class MemoryRateLimiter implements RateLimiter {
     this.sweep.unref();
   }
 
+  async ready(): Promise<void> {}
+
   hit(key: string, limit: number, windowMs: number): Hit {
     const now = Date.now();
     let w = this.windows.get(key);
@@ -48,35 +52,88 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
+/** Where the Redis limiter reports that Redis went away and came back (pino's shape), or nothing. */
+export interface RedisStateLog {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
 /**
- * Counters in Redis (REDIS_URL), shared by every instance. When Redis cannot be reached the request is let
- * through: an unavailable limiter must not take the API down with it.
+ * Counters in Redis (REDIS_URL), shared by every instance. While Redis cannot be reached (down, hung, or not
+ * connected yet) each instance counts in its own memory instead, without waiting for Redis: an unavailable
+ * limiter must neither take the API down nor slow it, and limits still hold per instance. One line is logged
+ * when Redis becomes unavailable and one when it is back.
  */
 export class RedisRateLimiter implements RateLimiter {
   readonly inProcess = false;
   private readonly redis: Redis;
+  private readonly local = new MemoryRateLimiter();
+  private downSince: number | null = null;
 
-  constructor(url: string) {
-    // Commands wait for the connection (no request is let through uncounted at start); with Redis down they fail
-    // after one retry and the request is let through.
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
-    this.redis.on('error', () => undefined);
+  constructor(
+    url: string,
+    private readonly log: RedisStateLog | null = null,
+  ) {
+    this.redis = new Redis(url, {
+      // A command is never queued while disconnected, and never waits long for a hung server.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 2_000,
+      commandTimeout: 500,
+      retryStrategy: (times) => Math.min(times * 200, 2_000),
+    });
+    this.redis.on('error', (err: Error) => this.unavailable(err));
+    this.redis.on('ready', () => this.available());
   }
 
-  async hit(key: string, limit: number, windowMs: number): Promise<Hit> {
+  private unavailable(err: unknown): void {
+    if (this.downSince !== null) return;
+    this.downSince = Date.now();
+    this.log?.warn({ reason: (err as Error)?.message ?? String(err) }, 'redis unavailable; counting rate limits in this instance');
+  }
+
+  private available(): void {
+    if (this.downSince === null) return;
+    const downFor = Date.now() - this.downSince;
+    this.downSince = null;
+    this.log?.info({ down_for_s: Math.round(downFor / 100) / 10 }, 'redis available again');
+  }
+
+  /** Waits (at most the connect timeout) for the first connection, so that counts are shared from the start. */
+  ready(): Promise<void> {
+    if (this.redis.status === 'ready') return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 2_000);
+      this.redis.once('ready', done);
+    });
+  }
+
+  hit(key: string, limit: number, windowMs: number): Hit | Promise<Hit> {
+    if (this.redis.status !== 'ready') return this.local.hit(key, limit, windowMs);
+    return this.remote(key, limit, windowMs);
+  }
+
+  private async remote(key: string, limit: number, windowMs: number): Promise<Hit> {
     try {
       const k = `statboard:rl:${key}`;
       const res = await this.redis.multi().incr(k).pexpire(k, windowMs, 'NX').pttl(k).exec();
       const count = Number(res?.[0]?.[1] ?? 0);
       const ttl = Number(res?.[2]?.[1] ?? windowMs);
       return { allowed: count <= limit, retryAfter: Math.max(1, Math.ceil(ttl / 1000)) };
-    } catch {
-      return { allowed: true, retryAfter: 1 };
+    } catch (err) {
+      this.unavailable(err);
+      return this.local.hit(key, limit, windowMs);
     }
   }
 
   async close(): Promise<void> {
     this.redis.disconnect();
+    await this.local.close();
   }
 }
 
@@ -124,6 +181,11 @@ export class RequestLimits {
   /** Counts a login started from the client's address (each stores a pending login until it expires). */
   async loginStart(request: FastifyRequest): Promise<void> {
     await this.check(`login:${request.ip}`, this.loginsPerIp);
+  }
+
+  /** Resolves when counting can start (Redis connected, or given up on). */
+  ready(): Promise<void> {
+    return this.limiter.ready();
   }
 
   /** True when every count is taken at once in this process (no promise, nothing shared). */
