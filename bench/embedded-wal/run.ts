@@ -93,7 +93,9 @@ async function phase(label: string, seconds: number, checkpointSeconds: number):
         batches,
       };
       samples.push(s);
-      log(`${label}: minute ${s.minute}: pg_wal ${mib(s.wal)} MiB, data ${mib(s.data)} MiB, RSS ${mib(s.rss)} MiB, ${batches} batches`);
+      log(
+        `${label}: minute ${s.minute}: pg_wal ${mib(s.wal)} MiB, data ${mib(s.data)} MiB, RSS ${mib(s.rss)} MiB, ${batches} batches`,
+      );
     };
     const sampler = setInterval(sample, SAMPLE_MS);
     await Promise.all(players.map((_, i) => uploader(i)));
@@ -105,7 +107,9 @@ async function phase(label: string, seconds: number, checkpointSeconds: number):
     const t = performance.now();
     const again = await startServer(SERVICE_SCRIPT, env, READY_PATH, 600_000);
     const restartMs = performance.now() - t;
-    log(`${label}: restart after SIGKILL ready in ${restartMs.toFixed(0)} ms (pg_wal ${mib(walAtKill)} MiB at the kill)`);
+    log(
+      `${label}: restart after SIGKILL ready in ${restartMs.toFixed(0)} ms (pg_wal ${mib(walAtKill)} MiB at the kill)`,
+    );
     await again.stop();
     return {
       label,
@@ -150,7 +154,9 @@ const row = (r: PhaseResult) =>
 const walRate = (r: PhaseResult) => {
   const first = r.samples[0];
   const last = r.samples.at(-1);
-  return first && last && last.minute > first.minute ? (last.data - first.data) / ((last.minute - first.minute) * 60) : 0;
+  return first && last && last.minute > first.minute
+    ? (last.data - first.data) / ((last.minute - first.minute) * 60)
+    : 0;
 };
 const everyTen = on.samples.filter((s) => s.minute % 10 === 0 || s.minute === 1);
 

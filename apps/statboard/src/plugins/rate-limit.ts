@@ -89,7 +89,10 @@ export class RedisRateLimiter implements RateLimiter {
   private unavailable(err: unknown): void {
     if (this.downSince !== null) return;
     this.downSince = Date.now();
-    this.log?.warn({ reason: (err as Error)?.message ?? String(err) }, 'redis unavailable; counting rate limits in this instance');
+    this.log?.warn(
+      { reason: (err as Error)?.message ?? String(err) },
+      'redis unavailable; counting rate limits in this instance',
+    );
   }
 
   private available(): void {
