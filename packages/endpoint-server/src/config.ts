@@ -53,6 +53,20 @@ export interface EndpointConfig {
   readonly world: string | null;
   /** ServerTap settings, or null when not configured. */
   readonly servertap: ServerTapSettings | null;
+  /** Protection against slow clients and connection floods (applied at start, like the listen address). */
+  readonly clients: ClientLimits;
+}
+
+/** Limits on what one client may hold of the server (config keys in brackets). */
+export interface ClientLimits {
+  /** A request's headers must arrive within this many seconds (`headers_timeout_seconds`). */
+  readonly headersTimeoutSeconds: number;
+  /** A whole request must arrive, and a connection idle while answering is closed, within (`client_timeout_seconds`). */
+  readonly clientTimeoutSeconds: number;
+  /** An idle keep-alive connection is closed after (`keep_alive_timeout_seconds`). */
+  readonly keepAliveTimeoutSeconds: number;
+  /** Open connections from one client address; 0: no limit (`max_connections_per_address`). */
+  readonly maxConnectionsPerAddress: number;
 }
 
 /** A configuration together with the warnings its validation produced. */
@@ -71,6 +85,10 @@ export const CONFIG_DEFAULTS = Object.freeze({
   timeZone: 'UTC',
   dateFormat: DEFAULT_DATE_FORMAT,
   neverSeenValue: 'never',
+  headersTimeoutSeconds: 10,
+  clientTimeoutSeconds: 30,
+  keepAliveTimeoutSeconds: 5,
+  maxConnectionsPerAddress: 256,
 });
 
 /** Options of {@link parseConfig}. */
@@ -155,6 +173,34 @@ function readTimeout(c: Collector): number {
     'is not a number from 1 to 60',
     CONFIG_DEFAULTS.requestTimeoutSeconds,
   );
+}
+
+function readInteger(c: Collector, key: string, def: number, min: number, max: number): number {
+  const value = c.get(key);
+  if (value === undefined || value === null) return def;
+  const n = integerOf(value);
+  if (n !== null && n >= min && n <= max) return n;
+  return c.fallback(key, value, `is not a whole number from ${min} to ${max}`, def);
+}
+
+function readClientLimits(c: Collector): ClientLimits {
+  const d = CONFIG_DEFAULTS;
+  let headersTimeoutSeconds = readInteger(c, 'headers_timeout_seconds', d.headersTimeoutSeconds, 1, 600);
+  const clientTimeoutSeconds = readInteger(c, 'client_timeout_seconds', d.clientTimeoutSeconds, 1, 3600);
+  if (headersTimeoutSeconds > clientTimeoutSeconds) {
+    headersTimeoutSeconds = c.fallback(
+      'headers_timeout_seconds',
+      headersTimeoutSeconds,
+      `is more than client_timeout_seconds (${clientTimeoutSeconds})`,
+      Math.min(d.headersTimeoutSeconds, clientTimeoutSeconds),
+    );
+  }
+  return Object.freeze({
+    headersTimeoutSeconds,
+    clientTimeoutSeconds,
+    keepAliveTimeoutSeconds: readInteger(c, 'keep_alive_timeout_seconds', d.keepAliveTimeoutSeconds, 1, 3600),
+    maxConnectionsPerAddress: readInteger(c, 'max_connections_per_address', d.maxConnectionsPerAddress, 0, 1_000_000),
+  });
 }
 
 function readTimeZone(c: Collector): string {
@@ -306,6 +352,7 @@ export function validateConfig(document: unknown, options: ParseConfigOptions): 
     serverDir: serverDirSetting ? path.resolve(options.baseDir, serverDirSetting) : path.resolve(options.baseDir),
     world: worldSetting || null,
     servertap: readServerTap(c),
+    clients: readClientLimits(c),
   });
   return Object.freeze({ config, warnings: Object.freeze([...c.warnings]) });
 }

@@ -19,4 +19,5 @@ export const messages = {
   failed: (): string => 'Failed to collect the requested data.',
   timedOut: (): string => 'Timed out while collecting the requested data.',
   shuttingDown: (): string => 'The plugin is shutting down.',
+  tooManyConnections: (limit: number): string => `Too many open connections from your address (at most ${limit}).`,
 } as const;

@@ -116,6 +116,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
           `restart to apply (still listening on ${url})`,
       );
     }
+    if (JSON.stringify(next.config.clients) !== JSON.stringify(old.config.clients)) {
+      logger.warn('headers/client/keep-alive timeouts or max_connections_per_address changed; restart to apply');
+    }
     retire(old.host as ManagedHost, old.config.requestTimeoutSeconds * 1000);
     logger.info(`Reloaded ${path.basename(options.configPath)} with ${endpointCount(next.config)}`);
     return true;

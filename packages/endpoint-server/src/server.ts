@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { EndpointConfig } from './config.ts';
 import { type CancellableTask, type Host, type PlayerRecord, TaskAbortedError, TaskTimeoutError } from './host.ts';
 import { type Logger, silentLogger } from './logger.ts';
@@ -94,6 +94,32 @@ interface SharedRender {
   waiters: number;
   /** Stops the task (the last waiter left) and forgets it. */
   drop(reason?: Error): void;
+}
+
+/**
+ * One client address holds at most `max` open connections: more are answered 429 and closed before any
+ * request is read, so a flood of slow connections from one address cannot take every socket.
+ */
+function limitConnections(server: http.Server, max: number): void {
+  const open = new Map<string, number>();
+  const body = errorBody(messages.tooManyConnections(max));
+  const refusal =
+    'HTTP/1.1 429 Too Many Requests\r\n' +
+    `Content-Type: ${CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = (open.get(address) ?? 0) + 1;
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+    if (count > max) {
+      socket.end(refusal);
+      socket.destroySoon();
+    }
+  });
 }
 
 /** Creates the endpoint server. It does not listen until {@link EndpointServer.listen} is called. */
@@ -335,7 +361,19 @@ export function createEndpointServer(options: EndpointServerOptions): EndpointSe
     return created;
   };
 
-  const server = http.createServer({ keepAliveTimeout: 5000 }, handle);
+  const limits = options.getSnapshot().config.clients;
+  const server = http.createServer(
+    {
+      keepAliveTimeout: limits.keepAliveTimeoutSeconds * 1000,
+      headersTimeout: limits.headersTimeoutSeconds * 1000,
+      requestTimeout: limits.clientTimeoutSeconds * 1000,
+      // The timeouts above are checked this often (node's default is every 30 s).
+      connectionsCheckingInterval: 1000,
+    },
+    handle,
+  );
+  server.setTimeout(limits.clientTimeoutSeconds * 1000);
+  if (limits.maxConnectionsPerAddress > 0) limitConnections(server, limits.maxConnectionsPerAddress);
 
   return {
     server,
