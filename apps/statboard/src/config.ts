@@ -41,7 +41,13 @@ export interface Config {
 export interface Timeouts {
   /** Opening a PostgreSQL connection, or waiting for a free one in the pool (DATABASE_CONNECT_TIMEOUT_SECONDS). */
   readonly databaseConnectMs: number;
-  /** One statement, enforced by PostgreSQL and by the client for a server that stopped answering. */
+  /** One statement, cancelled by PostgreSQL itself past this (DATABASE_STATEMENT_TIMEOUT_SECONDS). */
+  readonly databaseStatementMs: number;
+  /**
+   * How long the service waits for any answer of the database before giving up on the connection (a server
+   * that stopped answering cannot cancel anything; DATABASE_QUERY_TIMEOUT_SECONDS). Also the longest an upload
+   * waits for its commit.
+   */
   readonly databaseQueryMs: number;
   /** Batches waiting for the writer; beyond it ingest answers 503 (INGEST_QUEUE_MAX_BATCHES). */
   readonly ingestQueueBatches: number;
@@ -144,7 +150,8 @@ export function loadConfig(env: Env = process.env): Config {
     intVar(env, name, def, min, max, problems) * 1000;
   const timeouts: Timeouts = Object.freeze({
     databaseConnectMs: seconds('DATABASE_CONNECT_TIMEOUT_SECONDS', 2, 1, 600),
-    databaseQueryMs: seconds('DATABASE_QUERY_TIMEOUT_SECONDS', 3, 1, 3_600),
+    databaseStatementMs: seconds('DATABASE_STATEMENT_TIMEOUT_SECONDS', 3, 1, 3_600),
+    databaseQueryMs: seconds('DATABASE_QUERY_TIMEOUT_SECONDS', 4, 1, 3_600),
     ingestQueueBatches: intVar(env, 'INGEST_QUEUE_MAX_BATCHES', 2_000, 1, 1_000_000, problems),
     ingestQueueBytes: intVar(env, 'INGEST_QUEUE_MAX_MB', 64, 1, 65_536, problems) * 1024 * 1024,
     shutdownMs: seconds('SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 600),
@@ -153,6 +160,9 @@ export function loadConfig(env: Env = process.env): Config {
     keepAliveMs: seconds('KEEP_ALIVE_TIMEOUT_SECONDS', 65, 1, 3_600),
     connectionsPerAddress: intVar(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000, problems),
   });
+  if (timeouts.databaseStatementMs >= timeouts.databaseQueryMs) {
+    problems.push('DATABASE_STATEMENT_TIMEOUT_SECONDS must be less than DATABASE_QUERY_TIMEOUT_SECONDS');
+  }
   if (timeouts.headersMs > timeouts.requestMs) {
     problems.push('HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS');
   }

@@ -124,6 +124,7 @@ export async function openDatabase(
       poolSize: config.databasePoolSize,
       ...(config.timeouts && {
         connectTimeoutMs: config.timeouts.databaseConnectMs,
+        statementTimeoutMs: config.timeouts.databaseStatementMs,
         queryTimeoutMs: config.timeouts.databaseQueryMs,
       }),
       ...(availability ? { availability } : {}),

@@ -44,7 +44,9 @@ export interface PgOptions {
   poolSize?: number;
   /** Opening a connection or waiting for a free one (ms). */
   connectTimeoutMs?: number;
-  /** One statement: PostgreSQL's statement_timeout, and the client's own limit for a server that hangs (ms). */
+  /** One statement: PostgreSQL's statement_timeout (ms). */
+  statementTimeoutMs?: number;
+  /** The client's own limit on waiting for an answer, for a server that hangs (ms). */
   queryTimeoutMs?: number;
   /** Told about every outage error and every success after one. */
   availability?: Availability;
@@ -63,9 +65,8 @@ export function openPg(connectionString: string, options: PgOptions = {}): Db {
     idleTimeoutMillis: 30_000,
     keepAlive: true,
     ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
-    ...(options.queryTimeoutMs
-      ? { statement_timeout: options.queryTimeoutMs, query_timeout: options.queryTimeoutMs + 250 }
-      : {}),
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
   });
   // An idle client that loses its server emits 'error'; the pool replaces it. Without a listener it would crash.
   pool.on('error', () => undefined);

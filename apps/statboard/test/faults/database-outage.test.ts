@@ -54,6 +54,7 @@ describe.skipIf(DB_KIND !== 'postgresql')('a database outage, seen from outside'
     db = openPg(viaProxy.toString(), {
       poolSize: 4,
       connectTimeoutMs: config.timeouts.databaseConnectMs,
+      statementTimeoutMs: config.timeouts.databaseStatementMs,
       queryTimeoutMs: config.timeouts.databaseQueryMs,
       availability: new Availability(logger),
     });

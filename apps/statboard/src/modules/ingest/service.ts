@@ -52,8 +52,8 @@ export class IngestService {
     this.writer = new IngestWriter(db, bus, db.kind === 'pglite' ? 1 : 2, {
       maxBatches: t.ingestQueueBatches,
       maxBytes: t.ingestQueueBytes,
-      // Within the time a client is promised an answer while the database hangs: one statement and a second.
-      deadlineMs: t.databaseQueryMs + 1_000,
+      // The longest the service waits for the database: an upload is answered within it whatever happens.
+      deadlineMs: t.databaseQueryMs,
     });
   }
 
