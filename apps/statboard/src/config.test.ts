@@ -19,6 +19,15 @@ describe('configuration', () => {
     expect(Object.isFrozen(c)).toBe(true);
   });
 
+  it('resolves a relative DATA_DIR against the folder the command was started in (INIT_CWD under npm)', () => {
+    expect(loadConfig({ INIT_CWD: '/srv/statboard' }).dataDir).toBe('/srv/statboard/data');
+    expect(loadConfig({ INIT_CWD: '/srv/statboard', DATA_DIR: 'state' }).dataDir).toBe('/srv/statboard/state');
+    expect(loadConfig({ INIT_CWD: '/srv/statboard', DATA_DIR: '/var/lib/statboard' }).dataDir).toBe(
+      '/var/lib/statboard',
+    );
+    expect(loadConfig({}).dataDir).toBe(`${process.cwd()}/data`);
+  });
+
   it('reads PLAYER_CACHE_MB in MiB (0: no cached player answers)', () => {
     expect(loadConfig({ PLAYER_CACHE_MB: '0' }).playerCacheBytes).toBe(0);
     expect(loadConfig({ PLAYER_CACHE_MB: '8' }).playerCacheBytes).toBe(8 * 1024 * 1024);

@@ -110,7 +110,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must start with postgres:// or postgresql://');
   }
-  const dataDir = resolve(str(env, 'DATA_DIR') ?? './data');
+  // A relative DATA_DIR (and the default ./data) is the folder the command was started in: under npm that is
+  // INIT_CWD, not the workspace folder npm runs the script in, so `npm start` and `npx statboard` from the
+  // repository root share one embedded database.
+  const dataDir = resolve(str(env, 'INIT_CWD') ?? process.cwd(), str(env, 'DATA_DIR') ?? './data');
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   let publicUrl = str(env, 'PUBLIC_URL') ?? `http://${hostForUrl}:${port}`;
   try {
