@@ -14,7 +14,7 @@ import { ApiKey, CreateApiKeyResponse } from './modules/api-keys/schemas.ts';
 import { auditLogRoutes } from './modules/audit-log/routes.ts';
 import { AuditRecord } from './modules/audit-log/schemas.ts';
 import { loginRoutes } from './modules/auth/login.ts';
-import { healthRoutes } from './modules/health/routes.ts';
+import { connectionTestRoutes, healthRoutes } from './modules/health/routes.ts';
 import { ingestRoutes } from './modules/ingest/routes.ts';
 import { leaderboardRoutes } from './modules/leaderboards/routes.ts';
 import { AdminMe, meRoutes } from './modules/me/routes.ts';
@@ -159,6 +159,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   const key = { guard, reads };
   await app.register(loginRoutes(config, services, limits));
   await app.register(healthRoutes(services.db, ''));
+  await app.register(connectionTestRoutes(services.db, services.keys, limits));
   await app.register(healthRoutes(services.db, 'V1'), { prefix: '/api/v1' });
   await app.register(
     async (v1) => {

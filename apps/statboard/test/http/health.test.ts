@@ -2,7 +2,17 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#src/app.ts';
 import { buildServices } from '#src/services.ts';
-import { createTestContext, createTestDb, TEST_DATABASE_URL, type TestContext, testConfig } from '../helpers.ts';
+import {
+  ACTOR,
+  createTestContext,
+  createTestDb,
+  disableKey,
+  type Fixture,
+  seedWorkspace,
+  TEST_DATABASE_URL,
+  type TestContext,
+  testConfig,
+} from '../helpers.ts';
 
 let ctx: TestContext;
 
@@ -51,7 +61,7 @@ describe('health routes', () => {
     await app.ready();
     try {
       await tdb.db.close();
-      for (const path of ['/health/ready', '/api/v1/health/ready']) {
+      for (const path of ['/health/ready', '/api/v1/health/ready', '/api/health']) {
         const res = await app.inject({ method: 'GET', url: path });
         expect(res.statusCode).toBe(503);
         expect(res.json()).toEqual({ status: 'unavailable' });
@@ -74,3 +84,54 @@ describe('health routes', () => {
     }
   });
 });
+
+describe("GET /api/health: the mod's connection test", () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await seedWorkspace(ctx.services, 'Connection test');
+  });
+  const test = (authorization?: string) =>
+    ctx.http({ url: '/api/health', ...(authorization ? { headers: { authorization } } : {}) });
+
+  it('answers 200 {status: "ok"} without Authorization', async () => {
+    const res = await test();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers 200 with the key\'s type and scopes for a usable key', async () => {
+    const client = await test(`Bearer ${fx.keys.client}`);
+    expect(client.statusCode).toBe(200);
+    expect(client.json()).toEqual({ status: 'ok', key: { type: 'client', scopes: ['ingest:write'] } });
+    const website = await test(`Bearer ${fx.keys.website}`);
+    expect(website.json().key.type).toBe('website');
+    expect(website.json().key.scopes).toEqual([...website.json().key.scopes].sort());
+  });
+
+  it('answers 401 INVALID_API_KEY for an unusable key (unknown, malformed, not Bearer, disabled, revoked)', async () => {
+    const revoked = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
+      name: 'old',
+      type: 'client',
+      scopes: ['ingest:write'],
+    });
+    await ctx.services.keys.revoke(ACTOR, fx.workspaceId, revoked.data.id);
+    const disabled = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
+      name: 'off',
+      type: 'client',
+      scopes: ['ingest:write'],
+    });
+    await disableKey(ctx, disabled.data.id);
+    for (const auth of [
+      'Bearer nope',
+      `Bearer ${fx.keys.client}x`,
+      `Basic ${Buffer.from('a:b').toString('base64')}`,
+      `Bearer ${revoked.secret}`,
+      `Bearer ${disabled.secret}`,
+    ]) {
+      const res = await test(auth);
+      expect(res.statusCode, auth).toBe(401);
+      expect(res.json().error.code).toBe('INVALID_API_KEY');
+    }
+  });
+});
+

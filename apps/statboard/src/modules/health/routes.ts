@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '#src/db/types.ts';
+import { AppError } from '#src/errors.ts';
+import { errorResponses } from '#src/http/schemas.ts';
+import type { KeyService } from '#src/modules/api-keys/service.ts';
+import { bearerToken } from '#src/plugins/key-auth.ts';
+import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { ping } from './repo.ts';
 
 const Health = Type.Object({ status: Type.Literal('ok') }, { description: 'Healthy' });
@@ -8,6 +13,69 @@ const Unavailable = Type.Object(
   { status: Type.Literal('unavailable') },
   { description: 'The database is unreachable' },
 );
+
+const READY_WAIT_MS = 2_000;
+
+/** One round trip to the database, given up after READY_WAIT_MS. */
+async function databaseAnswers(db: Db): Promise<boolean> {
+  try {
+    await Promise.race([
+      ping(db),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), READY_WAIT_MS).unref()),
+    ]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const KeySummary = Type.Object(
+  {
+    type: Type.String({ description: 'client, website or integration' }),
+    scopes: Type.Array(Type.String()),
+  },
+  { description: 'The key the request carried' },
+);
+
+/**
+ * `GET /api/health`, outside `/api/v1`: the HM Stats mod's "Test connection" button. Without `Authorization`
+ * it says whether the service and its database answer; with a key, also whether the key works and what it may
+ * do (an unusable key is 401, and counts as a failed authentication like anywhere else).
+ */
+export function connectionTestRoutes(db: Db, keys: KeyService, limits: RequestLimits): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/api/health',
+      {
+        schema: {
+          tags: ['Health'],
+          operationId: 'connectionTest',
+          summary: "The mod's connection test: the service, its database and (with a key) the key",
+          security: [{}, { bearerAuth: [] }],
+          response: {
+            200: Type.Object({ status: Type.Literal('ok'), key: Type.Optional(KeySummary) }, { description: 'Healthy' }),
+            ...errorResponses(401, 429),
+            503: Unavailable,
+          },
+        },
+      },
+      async (request, reply) => {
+        let key: { type: string; scopes: string[] } | undefined;
+        if (request.headers.authorization !== undefined) {
+          const token = bearerToken(request);
+          const found = token === null ? null : await keys.verify(token);
+          if (!found) {
+            await limits.authFailure(request);
+            throw new AppError('INVALID_API_KEY', undefined, undefined, { headers: { 'WWW-Authenticate': 'Bearer' } });
+          }
+          key = { type: found.type, scopes: [...found.scopes].sort() };
+        }
+        if (!(await databaseAnswers(db))) return reply.code(503).send({ status: 'unavailable' as const });
+        return key ? { status: 'ok' as const, key } : { status: 'ok' as const };
+      },
+    );
+  };
+}
 
 /** Liveness and readiness; mounted both at `/health/*` and `/api/v1/health/*`. */
 export function healthRoutes(db: Db, prefixForIds: string): FastifyPluginAsyncTypebox {
@@ -34,17 +102,8 @@ export function healthRoutes(db: Db, prefixForIds: string): FastifyPluginAsyncTy
           response: { 200: Health, 503: Unavailable },
         },
       },
-      async (_request, reply) => {
-        try {
-          await Promise.race([
-            ping(db),
-            new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000).unref()),
-          ]);
-          return { status: 'ok' as const };
-        } catch {
-          return reply.code(503).send({ status: 'unavailable' as const });
-        }
-      },
+      async (_request, reply) =>
+        (await databaseAnswers(db)) ? { status: 'ok' as const } : reply.code(503).send({ status: 'unavailable' as const }),
     );
   };
 }
