@@ -37,7 +37,12 @@ export function keyRefusal(key: AuthKey | null, scope: Scope): AppError | null {
 }
 
 /** The onRequest hook of key routes that require `scope`. */
-export type KeyGuard = (scope: Scope) => onRequestHookHandler;
+export type KeyGuard = (scope: Scope, options?: GuardOptions) => onRequestHookHandler;
+
+export interface GuardOptions {
+  /** Whether this request records the key's last use (default: yes). A dry run leaves no trace. */
+  records?: (request: FastifyRequest) => boolean;
+}
 
 /**
  * The key guard: runs before the body is read, so a bad key is 401 and a missing scope 403 whatever the body
@@ -45,7 +50,8 @@ export type KeyGuard = (scope: Scope) => onRequestHookHandler;
  * cached and the rate limiter is in-process: the hot path of every API request allocates no promise.
  */
 export function keyGuard(keys: KeyService, limits: RequestLimits): KeyGuard {
-  return (scope) => {
+  return (scope, options = {}) => {
+    const records = options.records;
     const admit = (request: FastifyRequest, key: AuthKey | null, done: HookHandlerDoneFunction): void => {
       const refusal = keyRefusal(key, scope);
       if (!key) {
@@ -74,7 +80,7 @@ export function keyGuard(keys: KeyService, limits: RequestLimits): KeyGuard {
         admit(request, null, done);
         return;
       }
-      const verified = keys.verify(token);
+      const verified = keys.verify(token, records === undefined || records(request));
       if (verified instanceof Promise) {
         verified.then(
           (key) => admit(request, key, done),

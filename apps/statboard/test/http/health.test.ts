@@ -99,7 +99,7 @@ describe("GET /api/health: the mod's connection test", () => {
     expect(res.json()).toEqual({ status: 'ok' });
   });
 
-  it('answers 200 with the key\'s type and scopes for a usable key', async () => {
+  it("answers 200 with the key's type and scopes for a usable key", async () => {
     const client = await test(`Bearer ${fx.keys.client}`);
     expect(client.statusCode).toBe(200);
     expect(client.json()).toEqual({ status: 'ok', key: { type: 'client', scopes: ['ingest:write'] } });
@@ -134,4 +134,3 @@ describe("GET /api/health: the mod's connection test", () => {
     }
   });
 });
-

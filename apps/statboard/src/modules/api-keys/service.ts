@@ -315,24 +315,25 @@ export class KeyService {
 
   /**
    * Verifies a bearer token. Malformed tokens and unknown ids do the same lookup and the same constant-time
-   * comparison as real keys, so timing does not tell them apart. Returns null for every failure.
+   * comparison as real keys, so timing does not tell them apart. Returns null for every failure. `record`: the
+   * key's last use is recorded (not for a dry run).
    */
-  verify(token: string): AuthKey | null | Promise<AuthKey | null> {
+  verify(token: string, record = true): AuthKey | null | Promise<AuthKey | null> {
     const parsed = parseToken(token);
     const id = keyIdOf(parsed);
     // The hot path: the key's row is cached, and the answer comes without a promise.
     const cached = this.rows?.peek(id);
-    if (cached !== undefined) return this.check(parsed, cached);
-    return this.loadVerified(id).then((entry) => this.check(parsed, entry));
+    if (cached !== undefined) return this.check(parsed, cached, record);
+    return this.loadVerified(id).then((entry) => this.check(parsed, entry, record));
   }
 
   /** The same work whether or not the key exists: one digest and one constant-time comparison. */
-  private check(parsed: ParsedToken | null, entry: VerifiedRow | null): AuthKey | null {
+  private check(parsed: ParsedToken | null, entry: VerifiedRow | null, record: boolean): AuthKey | null {
     const matches = sameDigest(sha256Hex(parsed?.secret ?? ''), entry?.digest ?? DUMMY_DIGEST);
     if (!matches || !entry || !parsed || entry.row.type !== parsed.type) return null;
     const now = Date.now();
     if (!usable(entry.row, now)) return null;
-    this.markUsed(entry.row.id, now);
+    if (record) this.markUsed(entry.row.id, now);
     return entry.key;
   }
 

@@ -53,7 +53,10 @@ export function connectionTestRoutes(db: Db, keys: KeyService, limits: RequestLi
           summary: "The mod's connection test: the service, its database and (with a key) the key",
           security: [{}, { bearerAuth: [] }],
           response: {
-            200: Type.Object({ status: Type.Literal('ok'), key: Type.Optional(KeySummary) }, { description: 'Healthy' }),
+            200: Type.Object(
+              { status: Type.Literal('ok'), key: Type.Optional(KeySummary) },
+              { description: 'Healthy' },
+            ),
             ...errorResponses(401, 429),
             503: Unavailable,
           },
@@ -103,7 +106,9 @@ export function healthRoutes(db: Db, prefixForIds: string): FastifyPluginAsyncTy
         },
       },
       async (_request, reply) =>
-        (await databaseAnswers(db)) ? { status: 'ok' as const } : reply.code(503).send({ status: 'unavailable' as const }),
+        (await databaseAnswers(db))
+          ? { status: 'ok' as const }
+          : reply.code(503).send({ status: 'unavailable' as const }),
     );
   };
 }

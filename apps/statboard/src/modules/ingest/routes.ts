@@ -1,9 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '#src/errors.ts';
 import { errorResponses } from '#src/http/schemas.ts';
 import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
-import { IngestBatchBody, IngestBatchResponse } from './schemas.ts';
+import { IngestBatchBody, IngestBatchQuery, IngestBatchResponse } from './schemas.ts';
+
+/** `?dry_run=true` (as sent: the guard runs before the query is validated). */
+const isDryRun = (request: FastifyRequest) => (request.query as { dry_run?: unknown }).dry_run === 'true';
+
 import type { IngestService } from './service.ts';
 
 /** `POST /ingest/batch`: the mod's uploads. */
@@ -13,7 +18,8 @@ export function ingestRoutes(ingest: IngestService, guard: KeyGuard, bodyLimit: 
       '/ingest/batch',
       {
         bodyLimit,
-        onRequest: guard('ingest:write'),
+        // A dry run leaves no trace, not even the key's last use.
+        onRequest: guard('ingest:write', { records: (request) => !isDryRun(request) }),
         // Order of checks: a wrong content type is 400 before the body is read (so before 413), and
         // Fastify's built-in text/plain parser must not turn such a body into a schema error (422).
         preParsing: async (request, _reply, payload) => {
@@ -37,17 +43,18 @@ export function ingestRoutes(ingest: IngestService, guard: KeyGuard, bodyLimit: 
               }),
             ),
           }),
+          querystring: IngestBatchQuery,
           body: IngestBatchBody,
           response: { 200: IngestBatchResponse, ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429) },
         },
       },
       async (request) => {
-        const result = await ingest.ingest(
-          keyOf(request),
-          request.body,
-          Number(request.headers['content-length']) || 0,
-        );
-        return { ...result, request_id: request.id };
+        const dryRun = request.query.dry_run === true;
+        const bytes = Number(request.headers['content-length']) || 0;
+        const result = await ingest.ingest(keyOf(request), request.body, bytes, dryRun);
+        return dryRun
+          ? { ...result, dry_run: true as const, request_id: request.id }
+          : { ...result, request_id: request.id };
       },
     );
   };

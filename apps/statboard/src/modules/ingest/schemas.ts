@@ -61,8 +61,17 @@ export const IngestBatchBody = Type.Object({
 });
 export type IngestBatchBody = Static<typeof IngestBatchBody>;
 
+export const IngestBatchQuery = Type.Object({
+  dry_run: Type.Optional(
+    Type.Boolean({
+      description: 'true: every check of a real upload, in the same order with the same errors, and nothing written',
+    }),
+  ),
+});
+
 export const IngestBatchResponse = Type.Object({
   accepted: Type.Literal(true),
+  dry_run: Type.Optional(Type.Literal(true, { description: 'Present (true) when nothing was written' })),
   request_id: Type.String(),
   server_time: Type.String({ format: 'date-time' }),
   next_upload_after: Type.Integer({ minimum: 1 }),

@@ -59,8 +59,11 @@ export class IngestService {
 
   private readonly nextUploadAfter: number;
 
-  /** `bytes`: the body's size as received (bounds the memory of batches waiting for the writer). */
-  async ingest(key: AuthKey, body: IngestBatchBody, bytes = 0): Promise<IngestResult> {
+  /**
+   * `bytes`: the body's size as received (bounds the memory of batches waiting for the writer). `dryRun`: every
+   * check, then nothing is written.
+   */
+  async ingest(key: AuthKey, body: IngestBatchBody, bytes = 0, dryRun = false): Promise<IngestResult> {
     const gameVersion = body.client.game_version ?? body.client.minecraft_version;
     if (gameVersion === undefined) {
       throw new AppError('INVALID_PAYLOAD', 'The batch is invalid.', { 'client.game_version': ['is required'] });
@@ -110,24 +113,25 @@ export class IngestService {
       throw new AppError('FORBIDDEN', 'This API key may not upload into the active season.');
     }
 
-    await this.writer.submit(
-      {
-        workspaceId: key.workspaceId,
-        seasonId: season.id,
-        serverId: server.id,
-        player: { uuid, username: body.player.username },
-        sessionId: body.session_id.toLowerCase(),
-        observedAt: new Date(Math.min(observed, Date.now() + MAX_CLOCK_SKEW_MS)),
-        client: {
-          modVersion: body.client.mod_version,
-          gameVersion,
-          loaderVersion: body.client.loader_version ?? body.client.fabric_loader_version ?? null,
+    if (!dryRun)
+      await this.writer.submit(
+        {
+          workspaceId: key.workspaceId,
+          seasonId: season.id,
+          serverId: server.id,
+          player: { uuid, username: body.player.username },
+          sessionId: body.session_id.toLowerCase(),
+          observedAt: new Date(Math.min(observed, Date.now() + MAX_CLOCK_SKEW_MS)),
+          client: {
+            modVersion: body.client.mod_version,
+            gameVersion,
+            loaderVersion: body.client.loader_version ?? body.client.fabric_loader_version ?? null,
+          },
+          stats,
+          events,
         },
-        stats,
-        events,
-      },
-      bytes,
-    );
+        bytes,
+      );
     return { accepted: true, server_time: new Date().toISOString(), next_upload_after: this.nextUploadAfter };
   }
 }
