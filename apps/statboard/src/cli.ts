@@ -34,7 +34,13 @@ Commands:
   player update --workspace W --player UUID --public true|false
   stat update --workspace W --stat KEY [--public true|false] [--display-name D] [--sort-order asc|desc]
   stat list --workspace W
-  bootstrap-token [--ttl-minutes M]         print a new single-use bootstrap token (default 60 minutes)
+  bootstrap-token [--workspace W] [--ttl-minutes M]
+                                            print a new single-use bootstrap token (default 60 minutes); with
+                                            --workspace, redeeming it makes the signed-in user owner of W
+  user list --workspace W                   the workspace's members and their roles
+  user grant --workspace W --user EMAIL|ID --role owner|admin|analyst|readonly
+                                            (the user must have signed in once)
+  user revoke --workspace W --user EMAIL|ID remove a member (never the last owner)
 
 W is a workspace id or slug. The database is the service's: DATABASE_URL, else the embedded one under DATA_DIR.`;
 
@@ -71,6 +77,8 @@ const OPTIONS = {
   stat: { type: 'string' },
   'sort-order': { type: 'string' },
   'ttl-minutes': { type: 'string' },
+  user: { type: 'string' },
+  role: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -236,8 +244,33 @@ async function run(services: Services, command: string, values: Values): Promise
       };
     }
     case 'bootstrap-token': {
-      const t = await services.setup.createToken(actor, { ttl_minutes: num(values['ttl-minutes']) });
-      return { json: t, text: `Bootstrap token (single use, expires ${t.expires_at}):\n${t.token}` };
+      const workspaceId = values.workspace === undefined ? undefined : await ws();
+      const t = await services.setup.createToken(actor, {
+        ttl_minutes: num(values['ttl-minutes']),
+        workspace_id: workspaceId,
+      });
+      const what = workspaceId === undefined ? '' : ` (redeeming it makes you owner of ${values.workspace})`;
+      return { json: t, text: `Bootstrap token${what}, single use, expires ${t.expires_at}:\n${t.token}` };
+    }
+    case 'user list': {
+      const all = await services.users.list(await ws());
+      const data = all.map(({ id, email, display_name, role }) => ({ id, email, display_name, role }));
+      return {
+        json: { data },
+        text: data.map((u) => `${u.id}  ${u.role}  ${u.email ?? '-'}  ${u.display_name}`).join('\n') || 'No members.',
+      };
+    }
+    case 'user grant':
+    case 'user revoke': {
+      const workspaceId = await ws();
+      const user = await services.users.get(workspaceId, need(values, 'user'));
+      const role = command === 'user grant' ? need(values, 'role') : null;
+      const u = await services.users.setRole({ ...actor, role: 'owner' }, workspaceId, user.id, { role });
+      const data = { id: u.id, email: u.email, display_name: u.display_name, role: u.role };
+      return {
+        json: { data },
+        text: role === null ? `Removed ${u.email ?? u.id} from the workspace` : `${u.email ?? u.id} is now ${u.role}`,
+      };
     }
     default:
       throw new UsageError(`unknown command '${command}'`);
@@ -263,6 +296,9 @@ const COMMANDS = new Set([
   'stat update',
   'stat list',
   'bootstrap-token',
+  'user list',
+  'user grant',
+  'user revoke',
 ]);
 
 function exitFor(err: unknown): number {

@@ -66,9 +66,11 @@ TABLE bootstrap_tokens
   column expires_at timestamp with time zone
   column used_at timestamp with time zone
   column created_at timestamp with time zone NOT NULL DEFAULT now()
+  column workspace_id uuid
   constraint bootstrap_tokens_pkey PRIMARY KEY (id)
   constraint bootstrap_tokens_source_check CHECK (source = ANY (ARRAY['env'::text, 'cli'::text, 'startup'::text]))
   constraint bootstrap_tokens_token_hash_key UNIQUE (token_hash)
+  constraint bootstrap_tokens_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
   index CREATE UNIQUE INDEX bootstrap_tokens_pkey ON public.bootstrap_tokens USING btree (id)
   index CREATE UNIQUE INDEX bootstrap_tokens_token_hash_key ON public.bootstrap_tokens USING btree (token_hash)
 

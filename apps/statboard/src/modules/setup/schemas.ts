@@ -10,7 +10,8 @@ export const BootstrapResponse = Type.Object({
   data: Type.Object({ workspace_id: Uuid, role: Type.Literal('owner') }),
 });
 
-/** Minutes a bootstrap token from the CLI stays valid. */
+/** A bootstrap token from the CLI: how many minutes it stays valid, and the workspace it gives an owner. */
 export const TokenRequest = Type.Object({
   ttl_minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 525_600, default: 60 })),
+  workspace_id: Type.Optional(Uuid),
 });

@@ -29,29 +29,44 @@ export class SetupService {
     private readonly audit: AuditService,
   ) {}
 
-  /** A new single-use token, `stb_bootstrap_<uuid>_<secret>`, valid `ttl_minutes` (default 60). */
+  /**
+   * A new single-use token, `stb_bootstrap_<uuid>_<secret>`, valid `ttl_minutes` (default 60). With
+   * `workspace_id`, redeeming it makes the signed-in user owner of that workspace (404 when there is none).
+   */
   async createToken(actor: Actor, input: unknown = {}): Promise<BootstrapToken> {
-    const { ttl_minutes: ttl = 60 } = checkBody(TokenRequest, input, 'The TTL is invalid.');
+    const { ttl_minutes: ttl = 60, workspace_id: workspaceId } = checkBody(
+      TokenRequest,
+      input,
+      'The token request is invalid.',
+    );
     return this.db.transaction(async (tx) => {
-      const token = await this.insertToken(tx, ttl, 'cli');
+      if (workspaceId !== undefined && (await this.workspaces.find(workspaceId, tx)) === null) {
+        throw new AppError('NOT_FOUND', 'No such workspace.');
+      }
+      const token = await this.insertToken(tx, ttl, 'cli', workspaceId ?? null);
       // The token itself never goes into the audit log.
       await this.audit.record(tx, actor, {
-        workspaceId: null,
+        workspaceId: workspaceId ?? null,
         action: 'BOOTSTRAP_TOKEN_CREATED',
         targetType: 'bootstrap_token',
         targetId: null,
         before: null,
-        after: { expires_at: token.expires_at },
+        after: { expires_at: token.expires_at, ...(workspaceId ? { workspace_id: workspaceId } : {}) },
       });
       return token;
     });
   }
 
-  private async insertToken(db: Queryable, ttlMinutes: number, source: 'cli' | 'startup'): Promise<BootstrapToken> {
+  private async insertToken(
+    db: Queryable,
+    ttlMinutes: number,
+    source: 'cli' | 'startup',
+    workspaceId: string | null = null,
+  ): Promise<BootstrapToken> {
     const id = randomUUID();
     const token = formatToken('bootstrap', id, generateSecret());
     const expiresAt = new Date(Date.now() + ttlMinutes * 60_000);
-    await repo.insertToken(db, { id, tokenHash: sha256Hex(token), source, expiresAt });
+    await repo.insertToken(db, { id, tokenHash: sha256Hex(token), source, expiresAt, workspaceId });
     return { token, expires_at: expiresAt.toISOString() };
   }
 
@@ -74,18 +89,34 @@ export class SetupService {
   }
 
   /**
-   * Redeems a token (`{token, workspace_name?}`) to create the first workspace, race-free: under one lock, a
-   * workspace that exists is 409 and an unknown, used or expired token 422. The actor becomes its owner; the
-   * owner membership and the audit record commit with it.
+   * Redeems a token (`{token, workspace_name?}`), race-free under one lock. A token that names a workspace makes
+   * the actor owner of it. Any other token creates the first workspace, owned by the actor: once a workspace
+   * exists that is 409, and an unknown, used or expired token is 422. The membership and the audit record commit
+   * with it.
    */
   async bootstrap(actor: Actor & { userId: string }, input: unknown): Promise<Workspace> {
     const body = checkBody(BootstrapRequest, input);
     return this.db.transaction(async (tx) => {
       await repo.lockBootstrap(tx);
-      if ((await this.workspaces.count(tx)) > 0) throw new AppError('CONFLICT', 'A workspace already exists.');
-      if (body.token.length > 300 || !(await repo.useToken(tx, sha256Hex(body.token)))) {
-        throw new AppError('INVALID_BOOTSTRAP_TOKEN');
+      const token = body.token.length > 300 ? null : await repo.findUsableToken(tx, sha256Hex(body.token));
+      if (token?.workspace_id) {
+        const ws = await this.workspaces.find(token.workspace_id, tx);
+        if (ws === null) throw new AppError('INVALID_BOOTSTRAP_TOKEN');
+        await repo.useToken(tx, token.id);
+        await this.users.addOwner(tx, ws.id, actor.userId);
+        await this.audit.record(tx, actor, {
+          workspaceId: ws.id,
+          action: 'WORKSPACE_OWNER_BOOTSTRAPPED',
+          targetType: 'user',
+          targetId: actor.userId,
+          before: null,
+          after: { workspace_id: ws.id, user_id: actor.userId, role: 'owner' },
+        });
+        return ws;
       }
+      if ((await this.workspaces.count(tx)) > 0) throw new AppError('CONFLICT', 'A workspace already exists.');
+      if (token === null) throw new AppError('INVALID_BOOTSTRAP_TOKEN');
+      await repo.useToken(tx, token.id);
       const ws = await this.workspaces.insert(tx, { name: body.workspace_name ?? 'Statboard' });
       await this.users.addOwner(tx, ws.id, actor.userId);
       await this.audit.record(tx, actor, {

@@ -37,6 +37,15 @@ export async function findUser(db: Queryable, id: string): Promise<UserRow | nul
   return rows[0] ?? null;
 }
 
+/** Users with this email (case-insensitive), the most recent login first. */
+export function findUsersByEmail(db: Queryable, email: string): Promise<UserRow[]> {
+  return db.query<UserRow>(
+    `SELECT ${COLUMNS} FROM users u WHERE lower(u.email) = lower($1)
+     ORDER BY u.last_login_at DESC NULLS LAST, u.created_at DESC`,
+    [email],
+  );
+}
+
 export interface MembershipRow {
   workspace_id: string;
   role: Role;

@@ -66,9 +66,14 @@ export class UserService {
     return (await repo.listUsers(this.db, workspaceId)).map((r) => toUser(r, r.role));
   }
 
-  async get(workspaceId: string, userId: string, db: Queryable = this.db): Promise<User> {
-    const row = isUuid(userId) ? await repo.findUser(db, userId.toLowerCase()) : null;
-    if (!row) throw new AppError('NOT_FOUND', 'User not found.');
+  /** A user by id or email (someone who has signed in at least once), with their role in this workspace. */
+  async get(workspaceId: string, userRef: string, db: Queryable = this.db): Promise<User> {
+    const row = isUuid(userRef)
+      ? await repo.findUser(db, userRef.toLowerCase())
+      : ((await repo.findUsersByEmail(db, userRef))[0] ?? null);
+    if (!row) {
+      throw new AppError('NOT_FOUND', `No user '${userRef}': they must sign in once before they can be given a role.`);
+    }
     return toUser(row, await repo.findRole(db, workspaceId, row.id));
   }
 

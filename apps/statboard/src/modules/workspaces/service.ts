@@ -75,6 +75,11 @@ export class WorkspaceService {
     return ws;
   }
 
+  /** A workspace by id, or null (inside `db`'s transaction when given). */
+  async find(id: string, db: Queryable = this.db): Promise<Workspace | null> {
+    return (await repo.findWorkspace(db, id, true)) ?? null;
+  }
+
   list(): Promise<Workspace[]> {
     return repo.listWorkspaces(this.db);
   }
