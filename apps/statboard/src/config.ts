@@ -13,6 +13,8 @@ export interface Config {
   readonly redisUrl: string | null;
   readonly nodeEnv: string;
   readonly logLevel: string;
+  /** LOG_FORMAT: `pretty` (readable lines), `json` (one JSON object per line), or null: pretty on a terminal. */
+  readonly logFormat: 'pretty' | 'json' | null;
   /** Seconds returned to clients in `next_upload_after`. */
   readonly nextUploadAfterSeconds: number;
   /** Maximum ingest body in bytes (1 MiB). */
@@ -146,6 +148,10 @@ export function loadConfig(env: Env = process.env): Config {
   const sessionMaxHours = intVar(env, 'SESSION_MAX_HOURS', 12, 1, 8_760, problems);
   const rateLimitPerMinute = intVar(env, 'RATE_LIMIT_PER_MINUTE', 6_000, 0, 10_000_000, problems);
   const authFailureLimitPerMinute = intVar(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 300, 0, 10_000_000, problems);
+  const logFormat = str(env, 'LOG_FORMAT');
+  if (logFormat !== null && logFormat !== 'pretty' && logFormat !== 'json') {
+    problems.push(`LOG_FORMAT must be pretty or json, got '${logFormat}'`);
+  }
   const loginLimitPerMinute = intVar(env, 'LOGIN_LIMIT_PER_MINUTE', 30, 0, 10_000_000, problems);
   const playerCacheMb = intVar(env, 'PLAYER_CACHE_MB', DEFAULT_PLAYER_CACHE_MB, 0, 65_536, problems);
   const embeddedCheckpointMs = intVar(env, 'EMBEDDED_CHECKPOINT_SECONDS', 60, 0, 86_400, problems) * 1000;
@@ -181,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: str(env, 'REDIS_URL'),
     nodeEnv: str(env, 'NODE_ENV') ?? 'development',
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
+    logFormat: logFormat === 'pretty' || logFormat === 'json' ? logFormat : null,
     nextUploadAfterSeconds,
     ingestBodyLimit: 1024 * 1024,
     databasePoolSize,

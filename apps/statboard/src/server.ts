@@ -1,13 +1,34 @@
 import { pino } from 'pino';
+import pretty from 'pino-pretty';
 import { buildApp } from './app.ts';
 import { ChangeBus } from './cache/bus.ts';
 import { notifyChange } from './cache/repo.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { Availability } from './db/availability.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
 import { ensureStartupBootstrapToken } from './modules/setup/startup.ts';
 import { buildServices } from './services.ts';
+
+/**
+ * The service's logger. JSON lines (for log collectors) go to stdout asynchronously: a request never waits for
+ * its access line, lines that come together are written together, and what is still buffered is written at
+ * exit. Readable lines (LOG_FORMAT=pretty, the default on a terminal) show the time, level and message, with
+ * the fields on the same line.
+ */
+function createLogger(config: Config) {
+  const format = config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  if (format === 'json') return pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false }));
+  return pino(
+    { level: config.logLevel },
+    pretty({
+      colorize: process.stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: 'pid,hostname',
+      singleLine: true,
+    }),
+  );
+}
 
 /**
  * loadConfig → open and migrate the database → buildApp → listen; SIGTERM/SIGINT drain and close within
@@ -24,9 +45,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  // Log lines go to stdout asynchronously: a request never waits for its access line, lines that come together
-  // are written together, and what is still buffered is written at exit.
-  const logger = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false }));
+  const logger = createLogger(config);
   let db: Awaited<ReturnType<typeof openDatabase>>;
   try {
     db = await openDatabase(config, new Availability(logger), (err) =>

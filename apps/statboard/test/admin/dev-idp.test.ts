@@ -51,7 +51,9 @@ async function get(jar: CookieJar, url: string, init: RequestInit = {}): Promise
 describe('embedded development identity provider (no OIDC_ISSUER, not production)', () => {
   it('logs a loud warning naming the login URL', () => {
     const text = logs.join('');
-    expect(text).toContain('DEVELOPMENT IDENTITY PROVIDER ENABLED');
+    expect(text).toContain('DEVELOPMENT LOGIN ENABLED');
+    // Readable lines: no message spans several lines.
+    for (const line of logs.join('').split('\n').filter(Boolean)) expect(JSON.parse(line).msg).not.toContain('\n');
     expect(text).toContain(`${base}/auth/login`);
   });
 

@@ -7,15 +7,10 @@ import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { OidcClient } from './oidc.ts';
 import { type AuthServices, authRoutes } from './routes.ts';
 
-const DEV_IDP_WARNING = [
-  '',
-  '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
-  '!!  DEVELOPMENT IDENTITY PROVIDER ENABLED (OIDC_ISSUER is not set)          !!',
-  '!!  Anyone can sign in as any email address, without a password.          !!',
-  '!!  Never expose this instance. Set OIDC_ISSUER, OIDC_CLIENT_ID and         !!',
-  '!!  OIDC_CLIENT_SECRET (or NODE_ENV=production) for real use.              !!',
-  '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
-].join('\n');
+const DEV_IDP_WARNING =
+  'DEVELOPMENT LOGIN ENABLED (OIDC_ISSUER is not set): anyone can sign in as any email address, without a ' +
+  'password. Never expose this instance; for real use set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET ' +
+  '(NODE_ENV=production turns the development login off).';
 
 export const LOGIN_UNAVAILABLE_IN_PRODUCTION =
   'Login is unavailable: OIDC_ISSUER is not set, and the development identity provider is disabled when ' +
@@ -42,7 +37,8 @@ export function loginRoutes(config: Config, services: AuthServices, limits?: Req
         return idp;
       };
       const devIssuer = `${config.publicUrl}/dev-idp`;
-      app.log.warn(`${DEV_IDP_WARNING}\nissuer ${devIssuer}; sign in at ${config.publicUrl}/auth/login`);
+      app.log.warn({ issuer: devIssuer }, DEV_IDP_WARNING);
+      app.log.info(`sign in at ${config.publicUrl}/auth/login`);
       await app.register(devIdpRoutes(getIdp));
       oidc = new OidcClient(
         { issuer: devIssuer, clientId: '', clientSecret: null, allowHttp: true },

@@ -7,7 +7,7 @@ import type { Services } from '#src/services.ts';
  */
 export async function ensureStartupBootstrapToken(
   services: Services,
-  config: Pick<Config, 'bootstrapToken'>,
+  config: Pick<Config, 'bootstrapToken' | 'publicUrl'>,
   log: FastifyBaseLogger,
 ): Promise<void> {
   if (config.bootstrapToken !== null) await services.setup.registerEnvToken(config.bootstrapToken);
@@ -19,5 +19,10 @@ export async function ensureStartupBootstrapToken(
     return;
   }
   const { token, expires_at } = await services.setup.createStartupToken();
-  log.warn({ expires_at }, `no workspace yet: bootstrap token (shown once): ${token}`);
+  log.warn(
+    { expires_at },
+    `no workspace yet: sign in at ${config.publicUrl}/auth/login, then redeem this bootstrap token (shown once, ` +
+      'valid 24 hours) with POST /api/v1/setup/bootstrap {"token": …}',
+  );
+  log.warn({ expires_at }, `bootstrap token: ${token}`);
 }
