@@ -3,6 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
+import { Cors } from './http/cors.ts';
 import { FastReads, querystringParser } from './http/fast-reads.ts';
 import { HttpServer } from './http/http-server.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -75,7 +76,8 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
     config.loginLimitPerMinute,
   );
   const reads = new FastReads(services.keys, limits, fastReads && limits.inProcess);
-  const http = new HttpServer(config.timeouts);
+  const cors = new Cors(config.corsOrigins);
+  const http = new HttpServer(config.timeouts, cors.enabled ? cors : null);
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     // One access line per request, written by `logRequest` (below and on the fast read path), not Fastify's two.

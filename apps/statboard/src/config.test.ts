@@ -28,6 +28,18 @@ describe('configuration', () => {
     expect(loadConfig({}).dataDir).toBe(`${process.cwd()}/data`);
   });
 
+  it('reads CORS_ORIGINS as origins or *, refusing anything else', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:3000/' }).corsOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:3000',
+    ]);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+    for (const bad of ['a.example', 'https://a.example/path', 'ftp://a.example']) {
+      expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS/);
+    }
+  });
+
   it('reads PLAYER_CACHE_MB in MiB (0: no cached player answers)', () => {
     expect(loadConfig({ PLAYER_CACHE_MB: '0' }).playerCacheBytes).toBe(0);
     expect(loadConfig({ PLAYER_CACHE_MB: '8' }).playerCacheBytes).toBe(8 * 1024 * 1024);

@@ -13,6 +13,8 @@ export interface Config {
   readonly redisUrl: string | null;
   readonly nodeEnv: string;
   readonly logLevel: string;
+  /** CORS_ORIGINS: origins (or `*`) whose pages may call the key routes from a browser; empty: none. */
+  readonly corsOrigins: readonly string[];
   /** LOG_FORMAT: `pretty` (readable lines), `json` (one JSON object per line), or null: pretty on a terminal. */
   readonly logFormat: 'pretty' | 'json' | null;
   /** Seconds returned to clients in `next_upload_after`. */
@@ -148,6 +150,22 @@ export function loadConfig(env: Env = process.env): Config {
   const sessionMaxHours = intVar(env, 'SESSION_MAX_HOURS', 12, 1, 8_760, problems);
   const rateLimitPerMinute = intVar(env, 'RATE_LIMIT_PER_MINUTE', 6_000, 0, 10_000_000, problems);
   const authFailureLimitPerMinute = intVar(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 300, 0, 10_000_000, problems);
+  const corsOrigins: string[] = [];
+  for (const raw of (str(env, 'CORS_ORIGINS') ?? '').split(',')) {
+    const o = raw.trim();
+    if (o === '') continue;
+    if (o === '*') {
+      corsOrigins.push(o);
+      continue;
+    }
+    try {
+      const u = new URL(o);
+      if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== o.replace(/\/$/, '')) throw new Error();
+      corsOrigins.push(u.origin);
+    } catch {
+      problems.push(`CORS_ORIGINS: '${o}' is not an origin such as https://stats.example.com (or *)`);
+    }
+  }
   const logFormat = str(env, 'LOG_FORMAT');
   if (logFormat !== null && logFormat !== 'pretty' && logFormat !== 'json') {
     problems.push(`LOG_FORMAT must be pretty or json, got '${logFormat}'`);
@@ -187,6 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: str(env, 'REDIS_URL'),
     nodeEnv: str(env, 'NODE_ENV') ?? 'development',
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
+    corsOrigins: Object.freeze(corsOrigins),
     logFormat: logFormat === 'pretty' || logFormat === 'json' ? logFormat : null,
     nextUploadAfterSeconds,
     ingestBodyLimit: 1024 * 1024,

@@ -4,6 +4,7 @@ import type { FastifyServerFactory } from 'fastify';
 import type { Timeouts } from '#src/config.ts';
 import { type ERRORS, RETRY_AFTER_SECONDS } from '#src/errors.ts';
 import { requestIdFor } from '#src/plugins/request-id.ts';
+import type { Cors } from './cors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,7 +35,10 @@ export class HttpServer {
   private readonly perAddress = new Map<string, number>();
   private reaper: NodeJS.Timeout | undefined;
 
-  constructor(private readonly timeouts: Timeouts) {}
+  constructor(
+    private readonly timeouts: Timeouts,
+    private readonly cors: Cors | null = null,
+  ) {}
 
   /** Fastify's `serverFactory`: `front` may answer a request first (returns true), else Fastify does. */
   factory(front: (req: IncomingMessage, res: ServerResponse) => boolean = () => false): FastifyServerFactory {
@@ -70,6 +74,7 @@ export class HttpServer {
       });
       return;
     }
+    if (this.cors?.apply(req, res)) return;
     if (!front(req, res)) fastify(req, res);
   }
 
