@@ -3,6 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
+import { trustOf } from './http/client-address.ts';
 import { Cors } from './http/cors.ts';
 import { FastReads, querystringParser } from './http/fast-reads.ts';
 import { HttpServer } from './http/http-server.ts';
@@ -77,7 +78,9 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   );
   const reads = new FastReads(services.keys, limits, fastReads && limits.inProcess);
   const cors = new Cors(config.corsOrigins);
-  const http = new HttpServer(config.timeouts, cors.enabled ? cors : null);
+  const trust = trustOf(config.trustProxy);
+  const http = new HttpServer(config.timeouts, cors.enabled ? cors : null, trust);
+  reads.trust = trust;
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     // One access line per request, written by `logRequest` (below and on the fast read path), not Fastify's two.
@@ -86,7 +89,9 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: config.ingestBodyLimit,
-    trustProxy: false,
+    // TRUST_PROXY: request.ip (rate limits, the audit log, the access log) comes from X-Forwarded-For only when
+    // the connection comes from a trusted proxy.
+    trustProxy: config.trustProxy === false ? false : config.trustProxy === true ? true : [...config.trustProxy],
     routerOptions: { ignoreTrailingSlash: true, querystringParser },
     serverFactory: http.factory((req, res) => reads.serve(req, res)),
     // Errors the router raises before any hook runs (a broken escape in the path, a path parameter over the

@@ -40,6 +40,18 @@ describe('configuration', () => {
     }
   });
 
+  it('reads TRUST_PROXY: off by default, 1 for every proxy, or addresses and CIDRs', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1, loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      'loopback',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'proxy.example.com' })).toThrow(/TRUST_PROXY/);
+  });
+
   it('reads PLAYER_CACHE_MB in MiB (0: no cached player answers)', () => {
     expect(loadConfig({ PLAYER_CACHE_MB: '0' }).playerCacheBytes).toBe(0);
     expect(loadConfig({ PLAYER_CACHE_MB: '8' }).playerCacheBytes).toBe(8 * 1024 * 1024);

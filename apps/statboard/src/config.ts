@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import proxyaddr from '@fastify/proxy-addr';
 
 /** Validated, frozen runtime configuration. Nothing else in the service reads `process.env`. */
 export interface Config {
@@ -13,6 +14,11 @@ export interface Config {
   readonly redisUrl: string | null;
   readonly nodeEnv: string;
   readonly logLevel: string;
+  /**
+   * TRUST_PROXY: false (unset or `0`: the socket address is the client's), true (`1`: every proxy), or the
+   * addresses and CIDRs of the proxies whose `X-Forwarded-For` is believed.
+   */
+  readonly trustProxy: boolean | readonly string[];
   /** CORS_ORIGINS: origins (or `*`) whose pages may call the key routes from a browser; empty: none. */
   readonly corsOrigins: readonly string[];
   /** LOG_FORMAT: `pretty` (readable lines), `json` (one JSON object per line), or null: pretty on a terminal. */
@@ -166,6 +172,23 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`CORS_ORIGINS: '${o}' is not an origin such as https://stats.example.com (or *)`);
     }
   }
+  const trustRaw = (str(env, 'TRUST_PROXY') ?? '0').trim();
+  let trustProxy: boolean | readonly string[] = false;
+  if (trustRaw === '1' || trustRaw.toLowerCase() === 'true') trustProxy = true;
+  else if (trustRaw !== '0' && trustRaw.toLowerCase() !== 'false') {
+    const list = trustRaw
+      .split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
+    for (const a of list) {
+      try {
+        proxyaddr.compile(a);
+      } catch {
+        problems.push(`TRUST_PROXY: '${a}' is not an address, a CIDR (10.0.0.0/8) or loopback|linklocal|uniquelocal`);
+      }
+    }
+    trustProxy = Object.freeze(list);
+  }
   const logFormat = str(env, 'LOG_FORMAT');
   if (logFormat !== null && logFormat !== 'pretty' && logFormat !== 'json') {
     problems.push(`LOG_FORMAT must be pretty or json, got '${logFormat}'`);
@@ -206,6 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv: str(env, 'NODE_ENV') ?? 'development',
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
     corsOrigins: Object.freeze(corsOrigins),
+    trustProxy,
     logFormat: logFormat === 'pretty' || logFormat === 'json' ? logFormat : null,
     nextUploadAfterSeconds,
     ingestBodyLimit: 1024 * 1024,

@@ -12,6 +12,7 @@ import { bearerTokenOf, type KeyGuard, keyOf, keyRefusal } from '#src/plugins/ke
 import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { requestIdFor } from '#src/plugins/request-id.ts';
 import type { AccessLog } from '#src/plugins/request-logger.ts';
+import { clientAddressOf, type Trust } from './client-address.ts';
 import { sendJsonNowOrLater } from './json-text.ts';
 
 export { parseQuery as querystringParser };
@@ -68,6 +69,8 @@ export class FastReads {
   private readonly started = new WeakMap<IncomingMessage, Promise<Buffer>>();
   /** The access log, set by the app (null: off). */
   accessLog: AccessLog | null = null;
+  /** Trusted proxies (TRUST_PROXY), set by the app: the client's address as Fastify's `request.ip` gives it. */
+  trust: Trust | null = null;
 
   /**
    * `enabled: false` leaves every request to Fastify (a rate limiter shared through Redis, whose counts cannot
@@ -145,7 +148,7 @@ export class FastReads {
     res.writeHead(200, { 'x-request-id': id, 'content-type': CONTENT_TYPE, 'content-length': body.length });
     res.end(body);
     this.served++;
-    this.accessLog?.write(id, req.method, url, req.socket.remoteAddress, 200, performance.now() - start);
+    this.accessLog?.write(id, req.method, url, clientAddressOf(req, this.trust), 200, performance.now() - start);
     return true;
   }
 

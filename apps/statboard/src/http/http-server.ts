@@ -4,6 +4,7 @@ import type { FastifyServerFactory } from 'fastify';
 import type { Timeouts } from '#src/config.ts';
 import { type ERRORS, RETRY_AFTER_SECONDS } from '#src/errors.ts';
 import { requestIdFor } from '#src/plugins/request-id.ts';
+import type { Trust } from './client-address.ts';
 import type { Cors } from './cors.ts';
 
 declare module 'fastify' {
@@ -38,6 +39,8 @@ export class HttpServer {
   constructor(
     private readonly timeouts: Timeouts,
     private readonly cors: Cors | null = null,
+    /** Trusted proxies (TRUST_PROXY): their connections carry many clients and are not limited per address. */
+    private readonly trust: Trust | null = null,
   ) {}
 
   /** Fastify's `serverFactory`: `front` may answer a request first (returns true), else Fastify does. */
@@ -80,6 +83,7 @@ export class HttpServer {
 
   private admit(socket: Socket): void {
     const address = socket.remoteAddress ?? '';
+    if (this.trust?.(address, 0)) return;
     const open = (this.perAddress.get(address) ?? 0) + 1;
     this.perAddress.set(address, open);
     socket.once('close', () => {

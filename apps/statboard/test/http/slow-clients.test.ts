@@ -95,6 +95,21 @@ describe('slow clients and connection limits', () => {
   });
 });
 
+describe('connection limit behind a trusted proxy', () => {
+  it('does not limit the connections of a trusted proxy (TRUST_PROXY): they carry many clients', async () => {
+    const ctx = await createTestContext({ MAX_CONNECTIONS_PER_ADDRESS: '2', TRUST_PROXY: '127.0.0.1' });
+    try {
+      const conns = await Promise.all(Array.from({ length: 4 }, () => open(ctx.url)));
+      for (const c of conns) c.socket.write(GET('/health/live'));
+      await new Promise((r) => setTimeout(r, 150));
+      for (const c of conns) expect(c.received()).toMatch(/^HTTP\/1\.1 200 /);
+      for (const c of conns) c.socket.destroy();
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
 describe('draining on shutdown', () => {
   it('answers a new request 503 with Connection: close once draining, in the usual error shape', async () => {
     const ctx = await createTestContext();
