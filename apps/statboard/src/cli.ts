@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
 import { AppError } from './errors.ts';
+import { SCOPES } from './modules/api-keys/scopes.ts';
 import { CLI_ACTOR } from './modules/audit-log/service.ts';
 import { buildServices, type Services } from './services.ts';
 
@@ -12,6 +13,8 @@ import { buildServices, type Services } from './services.ts';
  * write the same audit records, with the actor `cli`), print, map errors to exit codes. With `--json` stdout
  * carries exactly one JSON document (errors too) and nothing else.
  */
+
+const SCOPES_HELP = `Scopes: ${SCOPES.join(', ')} (client keys: ingest:write only; website keys: read scopes only; integration keys: any).`;
 
 const USAGE = `Usage: statboard <command> [options] [--json]
 
@@ -42,7 +45,58 @@ Commands:
                                             (the user must have signed in once)
   user revoke --workspace W --user EMAIL|ID remove a member (never the last owner)
 
-W is a workspace id or slug. The database is the service's: DATABASE_URL, else the embedded one under DATA_DIR.`;
+W is a workspace id or slug. The database is the service's: DATABASE_URL, else the embedded one under DATA_DIR.
+${SCOPES_HELP}
+\`statboard <command> --help\` shows one command.`;
+
+/** The usage lines of one command (its line and the indented lines under it), from USAGE. */
+function usageOf(command: string): string {
+  const lines = USAGE.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(`  ${command} `) || l === `  ${command}`);
+  if (at < 0) return USAGE;
+  const own = [lines[at]!];
+  for (const l of lines.slice(at + 1)) {
+    if (!/^ {4,}/.test(l)) break;
+    own.push(l);
+  }
+  const scopes = command.startsWith('key ') ? `\n${SCOPES_HELP}` : '';
+  return `Usage: statboard ${own.map((l) => l.trim()).join('\n       ')} [--json]${scopes}`;
+}
+
+/** Edit distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The closest of `candidates` to `word`, when it is close enough to be a typo. */
+function closest(word: string, candidates: Iterable<string>): string | null {
+  let best: string | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const c of candidates) {
+    const d = distance(word, c);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best !== null && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
+}
+
+/** parseArgs' message, with the closest valid option for an unknown one. */
+function argumentProblem(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const unknown = /Unknown option '(-{1,2})([^']+)'/.exec(message);
+  if (!unknown) return message;
+  const near = closest(unknown[2]!, Object.keys(OPTIONS));
+  return `unknown option '${unknown[1]}${unknown[2]}'${near ? `; did you mean --${near}?` : ''}`;
+}
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, busy: 3, notFound: 4, conflict: 5 } as const;
 
@@ -355,9 +409,10 @@ export async function main(argv: string[], services?: Services): Promise<number>
     ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
   } catch (err) {
     const json = argv.includes('--json');
-    const message = err instanceof Error ? err.message : String(err);
+    const message = argumentProblem(err);
+    const known = argv.slice(0, 2).join(' ');
     if (json) process.stdout.write(`${JSON.stringify({ error: { code: 'USAGE', message } })}\n`);
-    process.stderr.write(`statboard: ${message}\n\n${USAGE}\n`);
+    process.stderr.write(`statboard: ${message}\n\n${COMMANDS.has(known) ? usageOf(known) : USAGE}\n`);
     return EXIT.usage;
   }
   const json = values.json === true;
@@ -365,12 +420,19 @@ export async function main(argv: string[], services?: Services): Promise<number>
     positionals.length >= 2 && COMMANDS.has(positionals.slice(0, 2).join(' '))
       ? positionals.slice(0, 2).join(' ')
       : (positionals[0] ?? '');
+  if (values.help && COMMANDS.has(command)) {
+    process.stdout.write(`${usageOf(command)}\n`);
+    return EXIT.ok;
+  }
   if (values.help || command === '' || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return command === '' && !values.help ? EXIT.usage : EXIT.ok;
   }
   try {
-    if (!COMMANDS.has(command)) throw new UsageError(`unknown command '${positionals.join(' ')}'`);
+    if (!COMMANDS.has(command)) {
+      const near = closest(positionals.join(' '), COMMANDS);
+      throw new UsageError(`unknown command '${positionals.join(' ')}'${near ? `; did you mean '${near}'?` : ''}`);
+    }
     const result =
       services === undefined ? await onConfiguredDatabase(command, values) : await run(services, command, values);
     process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
@@ -379,7 +441,10 @@ export async function main(argv: string[], services?: Services): Promise<number>
     if (json) process.stdout.write(`${JSON.stringify(errorJson(err))}\n`);
     const details = err instanceof AppError && err.details ? `\n${JSON.stringify(err.details)}` : '';
     process.stderr.write(`statboard: ${err instanceof Error ? err.message : String(err)}${details}\n`);
-    if (err instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
+    if (err instanceof UsageError) process.stderr.write(`\n${COMMANDS.has(command) ? usageOf(command) : USAGE}\n`);
+    else if (command.startsWith('key ') && err instanceof AppError && err.details?.scopes) {
+      process.stderr.write(`${SCOPES_HELP}\n`);
+    }
     return exitFor(err);
   }
 }
