@@ -53,6 +53,8 @@ export interface EndpointConfig {
   readonly world: string | null;
   /** ServerTap settings, or null when not configured. */
   readonly servertap: ServerTapSettings | null;
+  /** Origins whose pages may read the answers from a browser (`*`: any); empty: no CORS headers. */
+  readonly corsOrigins: readonly string[];
   /** Protection against slow clients and connection floods (applied at start, like the listen address). */
   readonly clients: ClientLimits;
 }
@@ -181,6 +183,32 @@ function readInteger(c: Collector, key: string, def: number, min: number, max: n
   const n = integerOf(value);
   if (n !== null && n >= min && n <= max) return n;
   return c.fallback(key, value, `is not a whole number from ${min} to ${max}`, def);
+}
+
+function readCorsOrigins(c: Collector): readonly string[] {
+  const value = c.get('cors_origins');
+  if (value === undefined || value === null) return Object.freeze([]);
+  const items = Array.isArray(value) ? value : [value];
+  const out: string[] = [];
+  for (const item of items) {
+    const text = typeof item === 'string' ? item.trim() : '';
+    if (text === '*') {
+      out.push('*');
+      continue;
+    }
+    let origin: string | null = null;
+    try {
+      const u = new URL(text);
+      if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin === text.replace(/\/$/, ''))
+        origin = u.origin;
+    } catch {
+      origin = null;
+    }
+    if (origin === null)
+      c.warn('cors_origins', `${describe(item)} is not an origin such as https://example.com (or "*"); ignored`);
+    else out.push(origin);
+  }
+  return Object.freeze(out);
 }
 
 function readClientLimits(c: Collector): ClientLimits {
@@ -352,6 +380,7 @@ export function validateConfig(document: unknown, options: ParseConfigOptions): 
     serverDir: serverDirSetting ? path.resolve(options.baseDir, serverDirSetting) : path.resolve(options.baseDir),
     world: worldSetting || null,
     servertap: readServerTap(c),
+    corsOrigins: readCorsOrigins(c),
     clients: readClientLimits(c),
   });
   return Object.freeze({ config, warnings: Object.freeze([...c.warnings]) });

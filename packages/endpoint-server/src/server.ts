@@ -4,6 +4,7 @@
  * reload never changes a request in flight.
  * @packageDocumentation
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { EndpointConfig } from './config.ts';
@@ -50,6 +51,33 @@ export interface EndpointServer {
 const CONTENT_TYPE = 'application/json; charset=utf-8';
 const ALLOW = 'GET, HEAD';
 
+/**
+ * CORS (`cors_origins`): an allowed origin gets `Access-Control-Allow-Origin` on every GET/HEAD answer, and its
+ * preflights are answered 204 (returns true then). Without `cors_origins`, nothing is added and OPTIONS stays 405.
+ */
+function applyCors(req: http.IncomingMessage, res: http.ServerResponse, origins: readonly string[]): boolean {
+  const origin = req.headers.origin;
+  if (origins.length === 0 || origin === undefined) return false;
+  const any = origins.includes('*');
+  const allowed = any ? '*' : origins.includes(origin) ? origin : null;
+  if (allowed === null) return false;
+  if (!any) res.setHeader('vary', 'Origin');
+  res.setHeader('access-control-allow-origin', allowed);
+  if (req.method === 'OPTIONS') {
+    req.resume();
+    res.writeHead(204, {
+      'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+      'access-control-allow-headers': 'If-None-Match, Content-Type',
+      'access-control-max-age': '600',
+      'content-length': '0',
+    });
+    res.end();
+    return true;
+  }
+  res.setHeader('access-control-expose-headers', 'ETag');
+  return false;
+}
+
 const errorBody = (message: string): string => JSON.stringify({ error: message });
 const NOT_FOUND_BODY = errorBody(messages.notFound());
 const NO_ENDPOINTS_BODY = errorBody(messages.noEndpointsSection());
@@ -57,12 +85,44 @@ const FAILED_BODY = errorBody(messages.failed());
 const TIMED_OUT_BODY = errorBody(messages.timedOut());
 const SHUTTING_DOWN_BODY = errorBody(messages.shuttingDown());
 
-function send(res: http.ServerResponse, status: number, body: string, head: boolean, allow?: boolean): void {
+/** A strong entity tag of an answer's body. */
+export function etagOf(body: string): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** `If-None-Match` names `etag` (weak comparison, as RFC 9110 has it for this header), or is `*`. */
+function notModified(req: http.IncomingMessage, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (header === undefined) return false;
+  for (const raw of header.split(',')) {
+    const tag = raw.trim();
+    if (tag === '*' || tag === etag || tag === `W/${etag}`) return true;
+  }
+  return false;
+}
+
+function send(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  status: number,
+  body: string,
+  head: boolean,
+  allow?: boolean,
+): void {
   const headers: http.OutgoingHttpHeaders = {
     'content-type': CONTENT_TYPE,
     'content-length': Buffer.byteLength(body),
   };
   if (allow) headers.allow = ALLOW;
+  if (status === 200) {
+    const etag = etagOf(body);
+    if (notModified(req, etag)) {
+      res.writeHead(304, { etag });
+      res.end();
+      return;
+    }
+    headers.etag = etag;
+  }
   res.writeHead(status, headers);
   if (head) res.end();
   else res.end(body);
@@ -76,6 +136,7 @@ interface CachedBody {
   readonly lastLoginMs: number;
   readonly lastSeenMs: number;
   readonly body: string;
+  readonly etag: string;
   readonly headers: http.OutgoingHttpHeaders;
 }
 
@@ -162,18 +223,25 @@ export function createEndpointServer(options: EndpointServerOptions): EndpointSe
     if (hit !== undefined && hit.player === player && hit.lastLoginMs === lastLoginMs && hit.lastSeenMs === lastSeenMs)
       return hit;
     const body = renderLocal(config, object, username, player);
+    const etag = etagOf(body);
     const created: CachedBody = {
       player,
       lastLoginMs,
       lastSeenMs,
       body,
-      headers: { 'content-type': CONTENT_TYPE, 'content-length': Buffer.byteLength(body) },
+      etag,
+      headers: { 'content-type': CONTENT_TYPE, 'content-length': Buffer.byteLength(body), etag },
     };
     if (bodies.size >= MAX_CACHED_BODIES) bodies.clear();
     bodies.set(key, created);
     return created;
   };
-  const sendCached = (res: http.ServerResponse, answer: CachedBody, head: boolean): void => {
+  const sendCached = (req: http.IncomingMessage, res: http.ServerResponse, answer: CachedBody, head: boolean): void => {
+    if (req.headers['if-none-match'] !== undefined && notModified(req, answer.etag)) {
+      res.writeHead(304, { etag: answer.etag });
+      res.end();
+      return;
+    }
     // node:http only reads the headers object, so one per answer is shared by its requests.
     res.writeHead(200, answer.headers);
     if (head) res.end();
@@ -184,60 +252,61 @@ export function createEndpointServer(options: EndpointServerOptions): EndpointSe
     const method = req.method ?? 'GET';
     const head = method === 'HEAD';
     const snapshot = options.getSnapshot();
+    if (applyCors(req, res, snapshot.config.corsOrigins)) return;
     if (shuttingDown || !snapshot.host.isActive()) {
       req.resume();
-      send(res, 503, SHUTTING_DOWN_BODY, head);
+      send(req, res, 503, SHUTTING_DOWN_BODY, head);
       return;
     }
     if (method !== 'GET' && !head) {
       // Drain the body so the connection stays usable for the next request.
       req.resume();
-      send(res, 405, errorBody(messages.methodNotAllowed(method)), false, true);
+      send(req, res, 405, errorBody(messages.methodNotAllowed(method)), false, true);
       return;
     }
     const target = req.url ?? '/';
     const parsed = parsePath(target);
     switch (parsed.kind) {
       case 'favicon':
-        send(res, 200, '', head);
+        send(req, res, 200, '', head);
         return;
       case 'not-found':
-        send(res, 404, NOT_FOUND_BODY, head);
+        send(req, res, 404, NOT_FOUND_BODY, head);
         return;
       case 'malformed':
-        send(res, 400, errorBody(messages.malformedPath(rawPathOf(target))), head);
+        send(req, res, 400, errorBody(messages.malformedPath(rawPathOf(target))), head);
         return;
       case 'endpoint':
         break;
     }
     const { config, host } = snapshot;
     if (config.endpoints === null) {
-      send(res, 200, NO_ENDPOINTS_BODY, head);
+      send(req, res, 200, NO_ENDPOINTS_BODY, head);
       return;
     }
     const endpoint = config.endpoints.get(parsed.name);
     if (!endpoint) {
-      send(res, 200, errorBody(messages.endpointNotFound(parsed.name)), head);
+      send(req, res, 200, errorBody(messages.endpointNotFound(parsed.name)), head);
       return;
     }
     const object = endpoint.object;
     if (!object) {
-      send(res, 200, errorBody(messages.objectNotFound(endpoint.name)), head);
+      send(req, res, 200, errorBody(messages.objectNotFound(endpoint.name)), head);
       return;
     }
     if (endpoint.requirePlayer && parsed.username === null) {
-      send(res, 400, errorBody(messages.playerRequired(endpoint.name)), head);
+      send(req, res, 400, errorBody(messages.playerRequired(endpoint.name)), head);
       return;
     }
     const username = parsed.username;
     if (!needsHost(object, username)) {
-      sendCached(res, localAnswer(config, object, username, null), head);
+      sendCached(req, res, localAnswer(config, object, username, null), head);
       return;
     }
     if (object.externals.length === 0 && username !== null && host.findPlayerCached) {
       const player = host.findPlayerCached(username);
       if (player !== undefined) {
-        sendCached(res, localAnswer(config, object, username, player), head);
+        sendCached(req, res, localAnswer(config, object, username, player), head);
         return;
       }
     }
@@ -249,11 +318,11 @@ export function createEndpointServer(options: EndpointServerOptions): EndpointSe
       settle();
     };
     const answer = (body: string): void => {
-      if (!res.headersSent && !res.destroyed) send(res, 200, body, head);
+      if (!res.headersSent && !res.destroyed) send(req, res, 200, body, head);
     };
     const timedOut = (): void => {
       logger.warn(`Endpoint '${endpoint.name}': timed out after ${config.requestTimeoutSeconds} s`);
-      if (!res.headersSent && !res.destroyed) send(res, 503, TIMED_OUT_BODY, head);
+      if (!res.headersSent && !res.destroyed) send(req, res, 503, TIMED_OUT_BODY, head);
     };
     const failed = (error: unknown): void => {
       if (error instanceof TaskAbortedError) return;
@@ -263,7 +332,7 @@ export function createEndpointServer(options: EndpointServerOptions): EndpointSe
       }
       const reason = error instanceof Error ? error.message : String(error);
       logger.warn(`Endpoint '${endpoint.name}': failed to collect the requested data: ${reason}`);
-      if (!res.headersSent && !res.destroyed) send(res, 500, FAILED_BODY, head);
+      if (!res.headersSent && !res.destroyed) send(req, res, 500, FAILED_BODY, head);
     };
     let onClose: () => void;
     if (host.startTask) {
