@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type ConfigLoadResult, type EndpointConfig, parseConfig } from './config.ts';
-import { createSidecarHost, type SidecarHost } from './hosts/sidecar/sidecar-host.ts';
+import { createSidecarHost, type SidecarHost, serverDirProblems } from './hosts/sidecar/sidecar-host.ts';
 import type { Logger } from './logger.ts';
 import { createEndpointServer, type EndpointServer, type EndpointSnapshot } from './server.ts';
 import { YamlSyntaxError } from './yaml.ts';
@@ -78,11 +78,18 @@ function formatUrl(address: string, port: number): string {
 const sidecarHost = (config: EndpointConfig): Promise<SidecarHost> =>
   createSidecarHost({ serverDir: config.serverDir, world: config.world, servertap: config.servertap });
 
+/** Warns about what the server folder lacks (sidecar only: a host given by the embedder reads no folder). */
+async function warnAboutServerDir(options: RuntimeOptions, config: EndpointConfig): Promise<void> {
+  if (options.createHost) return;
+  for (const problem of await serverDirProblems(config.serverDir, config.world)) options.logger.warn(problem);
+}
+
 /** Loads the configuration, starts listening and returns the running program. */
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { logger } = options;
   const createHost = options.createHost ?? sidecarHost;
   const first = await loadConfig(options.configPath, logger);
+  await warnAboutServerDir(options, first.config);
   let current: EndpointSnapshot = Object.freeze({ config: first.config, host: await createHost(first.config) });
   const server = createEndpointServer({ getSnapshot: () => current, logger });
   const address = await server.listen(first.config.port, first.config.bindAddress);
@@ -107,6 +114,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       return false;
     }
     const old = current;
+    await warnAboutServerDir(options, next.config);
     const host = await createHost(next.config);
     current = Object.freeze({ config: next.config, host });
     // Logged once the new snapshot serves requests (a test waiting for this line may then request at once).

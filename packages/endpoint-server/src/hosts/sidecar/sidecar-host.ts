@@ -3,7 +3,7 @@
  * data, last login and last seen) and resolves external placeholders through ServerTap when configured.
  * @packageDocumentation
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerTapSettings } from '../../config.ts';
 import { type Host, type PlayerRecord, runWithTimeout, startWithTimeout } from '../../host.ts';
@@ -52,6 +52,35 @@ export async function readLevelName(serverDir: string): Promise<string> {
   }
 }
 
+/**
+ * What a server folder lacks that the sidecar reads: `server.properties` (the world's name), `usercache.json`
+ * (names to UUIDs) and the world's player data folder. One message per missing piece, naming the path; empty
+ * when everything is there. Logged at start and at every reload: a wrong `server_dir` shows at once.
+ */
+export async function serverDirProblems(serverDir: string, worldSetting: string | null): Promise<string[]> {
+  const dir = path.resolve(serverDir);
+  const exists = (p: string) =>
+    stat(p).then(
+      () => true,
+      () => false,
+    );
+  const problems: string[] = [];
+  if (!(await exists(dir))) return [`server_dir ${dir} does not exist; every player is "never seen"`];
+  if (worldSetting === null && !(await exists(path.join(dir, 'server.properties')))) {
+    problems.push(`${path.join(dir, 'server.properties')} not found: the world is assumed to be "world"`);
+  }
+  if (!(await exists(path.join(dir, 'usercache.json')))) {
+    problems.push(`${path.join(dir, 'usercache.json')} not found: player names resolve to offline-mode UUIDs`);
+  }
+  const world = worldSetting ?? (await readLevelName(dir));
+  const worldDir = path.resolve(dir, world);
+  const playerDirs = [path.join(worldDir, 'players', 'data'), path.join(worldDir, 'playerdata')];
+  if (!(await exists(playerDirs[0]!)) && !(await exists(playerDirs[1]!))) {
+    problems.push(`no player data folder (${playerDirs.join(' or ')}): every player is "never seen"`);
+  }
+  return problems;
+}
+
 type CachedFileData =
   | { readonly kind: 'usercache'; readonly cache: Usercache }
   | { readonly kind: 'player'; readonly times: PlayerFileTimes };
@@ -67,7 +96,14 @@ export async function createSidecarHost(options: SidecarHostOptions): Promise<Si
   const files = new FileCache<CachedFileData>(async (data, file) =>
     file === usercacheFile
       ? { kind: 'usercache', cache: parseUsercache(data.toString('utf8')) }
-      : { kind: 'player', times: await parsePlayerFile(data) },
+      : {
+          kind: 'player',
+          times: await parsePlayerFile(data).catch((error: unknown) => {
+            // Every read error names the file, so the operator knows which one to look at.
+            const reason = error instanceof Error ? error.message : String(error);
+            throw new Error(`${file}: ${reason}`, { cause: error });
+          }),
+        },
   );
   files.watchDirectory(serverDir);
   for (const dir of playerDirectories) files.watchDirectory(dir);

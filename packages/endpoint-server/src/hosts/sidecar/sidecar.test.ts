@@ -6,7 +6,7 @@ import { Fixture, playerFileBytes } from '../../../test/helpers.ts';
 import { offlinePlayerUuid } from './offline-uuid.ts';
 import { parsePlayerFile } from './player-data.ts';
 import { parseProperties } from './server-properties.ts';
-import { createSidecarHost, readLevelName } from './sidecar-host.ts';
+import { createSidecarHost, readLevelName, serverDirProblems } from './sidecar-host.ts';
 import { lastLoginFromExpiresOn, parseUsercache } from './usercache.ts';
 
 describe('sidecar pieces', () => {
@@ -71,5 +71,43 @@ describe('sidecar pieces', () => {
     const host = await createSidecarHost({ serverDir: dir, world: 'w', servertap: null });
     expect(await host.findPlayer('A', new AbortController().signal)).toBeNull();
     host.close();
+  });
+
+  it('names the file in every player-file read error', async () => {
+    const fx = new Fixture();
+    try {
+      const uuid = offlinePlayerUuid('Broken');
+      fx.write(`world/playerdata/${uuid}.dat`, 'not nbt at all');
+      const host = await createSidecarHost({ serverDir: fx.dir, world: null, servertap: null });
+      try {
+        const failure = await host.findPlayer('Broken', new AbortController().signal).then(
+          () => null,
+          (e: Error) => e.message,
+        );
+        expect(failure).toContain(`${uuid}.dat`);
+      } finally {
+        host.close();
+      }
+    } finally {
+      fx.remove();
+    }
+  });
+
+  it('lists what a server folder lacks: server.properties, usercache.json, the player data folder', async () => {
+    const fx = new Fixture();
+    try {
+      const empty = await serverDirProblems(fx.dir, null);
+      expect(empty).toHaveLength(3);
+      expect(empty.join('\n')).toMatch(/server\.properties[\s\S]*usercache\.json[\s\S]*player data folder/);
+      fx.write('server.properties', 'level-name=lvl\n');
+      fx.write('usercache.json', '[]');
+      fx.writePlayer('lvl/playerdata', offlinePlayerUuid('Zed'), { paperLastSeen: 1000, paperLastLogin: 500 });
+      expect(await serverDirProblems(fx.dir, null)).toEqual([]);
+      expect(await serverDirProblems(path.join(fx.dir, 'nope'), null)).toEqual([
+        expect.stringContaining('does not exist'),
+      ]);
+    } finally {
+      fx.remove();
+    }
   });
 });
