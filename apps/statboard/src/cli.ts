@@ -1,5 +1,7 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
+import { backupEmbedded, restoreEmbedded } from './db/embedded-backup.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
 import { AppError } from './errors.ts';
@@ -40,6 +42,9 @@ Commands:
   bootstrap-token [--workspace W] [--ttl-minutes M]
                                             print a new single-use bootstrap token (default 60 minutes); with
                                             --workspace, redeeming it makes the signed-in user owner of W
+  backup --out FILE                         copy the embedded database to FILE (stop the service first)
+  restore --from FILE [--force]             replace the embedded database with a backup (--force when it
+                                            holds workspaces; the replaced one is kept beside it)
   user list --workspace W                   the workspace's members and their roles
   user grant --workspace W --user EMAIL|ID --role owner|admin|analyst|readonly
                                             (the user must have signed in once)
@@ -133,6 +138,9 @@ const OPTIONS = {
   'ttl-minutes': { type: 'string' },
   user: { type: 'string' },
   role: { type: 'string' },
+  out: { type: 'string' },
+  from: { type: 'string' },
+  force: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -353,6 +361,8 @@ const COMMANDS = new Set([
   'user list',
   'user grant',
   'user revoke',
+  'backup',
+  'restore',
 ]);
 
 function exitFor(err: unknown): number {
@@ -377,8 +387,30 @@ function errorJson(err: unknown): unknown {
   return { error: { code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) } };
 }
 
+/** `backup` and `restore`: files of the embedded database, outside any service. */
+async function embeddedFiles(command: string, values: Values): Promise<Result> {
+  const config = loadConfig();
+  if (config.databaseUrl !== null) {
+    throw new UsageError(
+      `${command} copies the embedded database; with DATABASE_URL use pg_dump and pg_restore (docs/production.md)`,
+    );
+  }
+  if (command === 'backup') {
+    const out = resolve(need(values, 'out'));
+    const { bytes } = await backupEmbedded(config.dataDir, out);
+    return { json: { data: { file: out, bytes } }, text: `Backed up ${config.dataDir} to ${out} (${bytes} bytes)` };
+  }
+  const from = resolve(need(values, 'from'));
+  const { replaced } = await restoreEmbedded(config.dataDir, from, values.force === true);
+  return {
+    json: { data: { file: from, replaced } },
+    text: `Restored ${from} into ${config.dataDir}${replaced ? `; the previous database is kept in ${replaced}` : ''}`,
+  };
+}
+
 /** Runs a command on the database of the configuration (DATABASE_URL, else the embedded one), migrated first. */
 async function onConfiguredDatabase(command: string, values: Values): Promise<Result> {
+  if (command === 'backup' || command === 'restore') return embeddedFiles(command, values);
   const config = loadConfig();
   const db = await openDatabase(config);
   let services: Services | null = null;

@@ -88,7 +88,7 @@ async function holderRuns(h: Holder): Promise<boolean> {
 }
 
 /** Takes the PGlite data directory for this process: PGlite is single-process, two writers would corrupt it. */
-async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   const lockFile = join(dir, 'statboard.pid');
   const mine = JSON.stringify(await me());
   for (let attempt = 0; attempt < 2; attempt++) {
