@@ -1,0 +1,28 @@
+# Statboard as a container image. Written and reviewed, not built by CI here (no Docker engine on our machines).
+# Build from the repository root:  docker build -t statboard .
+FROM node:20-bookworm-slim
+
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    LOG_FORMAT=json \
+    DATA_DIR=/var/lib/statboard
+
+WORKDIR /app
+# Dependencies first (cached while only sources change). tsx runs the TypeScript sources: no build step.
+COPY package.json package-lock.json ./
+COPY apps/statboard/package.json apps/statboard/package.json
+COPY packages/endpoint-server/package.json packages/endpoint-server/package.json
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY apps/statboard apps/statboard
+COPY tsconfig.json tsconfig.base.json ./
+
+RUN mkdir -p /var/lib/statboard && chown node:node /var/lib/statboard
+USER node
+VOLUME ["/var/lib/statboard"]
+EXPOSE 8080
+# Liveness; orchestrators should use /health/ready for readiness (503 while the database is unreachable).
+HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# SIGTERM drains and exits 0 within SHUTDOWN_TIMEOUT_SECONDS (10); give the container a little more.
+STOPSIGNAL SIGTERM
+CMD ["node", "--import", "tsx", "apps/statboard/src/server.ts"]
