@@ -50,6 +50,8 @@ export interface Ledger {
  * one (values only grow), every acknowledged event is stored, and no event is stored twice.
  */
 export async function checkLedger(target: Target, workspaceId: string, mods: ModClient[]): Promise<Ledger> {
+  // What was acknowledged up to now, taken before the database is read: clients may still be uploading.
+  const seen = mods.map((m) => ({ uuid: m.uuid, last: m.lastAcked, acked: [...m.acked] }));
   const db = await open(target);
   try {
     const values = new Map(
@@ -68,8 +70,8 @@ export async function checkLedger(target: Target, workspaceId: string, mods: Mod
     const stored = new Map(events.map((e) => [e.id, e.n]));
     const lost: string[] = [];
     let acked = 0;
-    for (const m of mods) {
-      const last = m.lastAcked;
+    for (const m of seen) {
+      const last = m.last;
       if (last && (values.get(m.uuid) ?? 0) < last.value) {
         lost.push(`${m.uuid}: value ${values.get(m.uuid)} < acknowledged ${last.value}`);
       }
