@@ -17,7 +17,7 @@ import { auditLogRoutes } from './modules/audit-log/routes.ts';
 import { AuditRecord } from './modules/audit-log/schemas.ts';
 import { loginRoutes } from './modules/auth/login.ts';
 import { connectionTestRoutes, healthRoutes } from './modules/health/routes.ts';
-import { ingestRoutes } from './modules/ingest/routes.ts';
+import { ingestAdminRoutes, ingestRoutes } from './modules/ingest/routes.ts';
 import { leaderboardRoutes } from './modules/leaderboards/routes.ts';
 import { AdminMe, meRoutes } from './modules/me/routes.ts';
 import { onlineRoutes } from './modules/online/routes.ts';
@@ -111,6 +111,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   app.decorate('fastReads', reads);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('principal', null);
+  app.decorateRequest('failure', null);
   app.addHook('onReady', async () => limits.ready());
   app.addHook('onClose', async () => limits.close());
   // Shutting down: requests in flight are answered, new ones on open connections get 503 with
@@ -170,7 +171,8 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   await app.register(healthRoutes(services.db, 'V1'), { prefix: '/api/v1' });
   await app.register(
     async (v1) => {
-      await v1.register(ingestRoutes(services.ingest, guard, config.ingestBodyLimit));
+      await v1.register(ingestRoutes(services.ingest, guard, config.ingestBodyLimit, services.diagnostics));
+      await v1.register(ingestAdminRoutes(services.diagnostics, admin));
       await v1.register(playerRoutes({ players: services.players, playerAdmin: services.playerAdmin, key, admin }));
       await v1.register(leaderboardRoutes(services.leaderboards, key));
       await v1.register(onlineRoutes(services.online, guard));

@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { type Db, transactionalDb } from './db/types.ts';
 import { KeyService } from './modules/api-keys/service.ts';
 import { AuditService } from './modules/audit-log/service.ts';
+import { IngestDiagnostics } from './modules/ingest/diagnostics.ts';
 import { IngestService } from './modules/ingest/service.ts';
 import { LeaderboardService } from './modules/leaderboards/service.ts';
 import { OnlineService } from './modules/online/service.ts';
@@ -38,12 +39,14 @@ export interface Services {
   readonly users: UserService;
   readonly sessions: SessionService;
   readonly audit: AuditService;
+  /** Rejected batches and servers' last accepted batch (written in batches). */
+  readonly diagnostics: IngestDiagnostics;
   /**
    * Runs `fn` with the same services built on one transaction: what they change commits together or not at
    * all, their reads see their own writes (no caches), and caches hear of the changes after the commit.
    */
   transaction<T>(fn: (tx: Services) => Promise<T>): Promise<T>;
-  /** Writes what is buffered in memory (key last-use times). */
+  /** Writes what is buffered in memory (key last-use times, ingest diagnostics). */
   flush(): Promise<void>;
 }
 
@@ -66,6 +69,8 @@ export interface ServiceOptions {
  */
 export function buildServices(db: Db, config: ServiceConfig, options: ServiceOptions = {}): Services {
   const bus = options.bus ?? ChangeBus.local();
+  // One collector for the process: it writes on its own connection, outside any transaction.
+  const diagnostics = new IngestDiagnostics(db);
   const build = (handle: Db, caching: boolean): Services => {
     const changes = new Changes(bus, caching);
     const audit = new AuditService(handle);
@@ -85,13 +90,17 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
       stats: new StatDefinitionService(handle, changes, audit),
       leaderboards: new LeaderboardService(handle, changes, seasons),
       online: new OnlineService(handle),
-      ingest: new IngestService(handle, bus, servers, seasons, config),
+      ingest: new IngestService(handle, bus, servers, seasons, config, diagnostics),
       setup: new SetupService(handle, workspaces, users, audit),
       users,
       sessions: new SessionService(handle, config, options.clock),
       audit,
+      diagnostics,
       transaction: (fn) => handle.transaction((tx) => fn(build(transactionalDb(tx, db.kind), false))),
-      flush: () => keys.flushLastUsed(),
+      flush: async () => {
+        await keys.flushLastUsed();
+        await diagnostics.flush();
+      },
     };
     return services;
   };

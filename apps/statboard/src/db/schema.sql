@@ -115,6 +115,23 @@ TABLE game_sessions
   index CREATE UNIQUE INDEX game_sessions_player_id_session_id_key ON public.game_sessions USING btree (player_id, session_id)
   index CREATE INDEX game_sessions_presence_idx ON public.game_sessions USING btree (workspace_id, last_seen_at) WHERE (ended_at IS NULL)
 
+TABLE ingest_rejections
+  column workspace_id uuid NOT NULL
+  column hour timestamp with time zone NOT NULL
+  column code text NOT NULL
+  column message text NOT NULL
+  column key_id uuid
+  column hostname text
+  column port integer
+  column player_uuid uuid
+  column count integer NOT NULL
+  column first_at timestamp with time zone NOT NULL
+  column last_at timestamp with time zone NOT NULL
+  constraint ingest_rejections_bucket UNIQUE NULLS NOT DISTINCT (workspace_id, hour, code, key_id, hostname, port, player_uuid)
+  constraint ingest_rejections_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+  index CREATE UNIQUE INDEX ingest_rejections_bucket ON public.ingest_rejections USING btree (workspace_id, hour, code, key_id, hostname, port, player_uuid) NULLS NOT DISTINCT
+  index CREATE INDEX ingest_rejections_recent_idx ON public.ingest_rejections USING btree (workspace_id, last_at DESC)
+
 TABLE login_states
   column id_hash text NOT NULL
   column state text NOT NULL
@@ -193,6 +210,7 @@ TABLE servers
   column enabled boolean NOT NULL DEFAULT true
   column created_at timestamp with time zone NOT NULL DEFAULT now()
   column updated_at timestamp with time zone NOT NULL DEFAULT now()
+  column last_ingest_at timestamp with time zone
   constraint servers_pkey PRIMARY KEY (id)
   constraint servers_port_check CHECK (port >= 1 AND port <= 65535)
   constraint servers_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE

@@ -7,7 +7,15 @@ interface WireError {
   error: { code: ErrorCode; message: string; request_id: string; details?: ErrorDetails };
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The error this request was answered with, if any (for hooks that report failures). */
+    failure: AppError | null;
+  }
+}
+
 export function sendError(reply: FastifyReply, request: FastifyRequest, err: AppError): FastifyReply {
+  request.failure = err;
   const body: WireError = { error: { code: err.code, message: err.message, request_id: request.id } };
   if (err.details) body.error.details = err.details;
   if (err.headers) reply.headers(err.headers);

@@ -154,3 +154,86 @@ export async function writeGroup(
     ],
   );
 }
+
+/** One rejection bucket: counts of the same (reason, key, server address, player) in one hour. */
+export interface RejectionBucket {
+  workspaceId: string;
+  hour: Date;
+  code: string;
+  message: string;
+  keyId: string | null;
+  hostname: string | null;
+  port: number | null;
+  playerUuid: string | null;
+  count: number;
+  firstAt: Date;
+  lastAt: Date;
+}
+
+/** Adds counted rejections to their hourly buckets. */
+export async function addRejections(db: Queryable, b: RejectionBucket[]): Promise<void> {
+  await db.query(
+    `INSERT INTO ingest_rejections AS r
+       (workspace_id, hour, code, message, key_id, hostname, port, player_uuid, count, first_at, last_at)
+     SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::uuid[], $6::text[],
+                          $7::int[], $8::uuid[], $9::int[], $10::timestamptz[], $11::timestamptz[])
+     ON CONFLICT ON CONSTRAINT ingest_rejections_bucket DO UPDATE
+       SET count = r.count + EXCLUDED.count, message = EXCLUDED.message,
+           first_at = LEAST(r.first_at, EXCLUDED.first_at), last_at = GREATEST(r.last_at, EXCLUDED.last_at)`,
+    [
+      b.map((x) => x.workspaceId),
+      b.map((x) => x.hour),
+      b.map((x) => x.code),
+      b.map((x) => x.message),
+      b.map((x) => x.keyId),
+      b.map((x) => x.hostname),
+      b.map((x) => x.port),
+      b.map((x) => x.playerUuid),
+      b.map((x) => x.count),
+      b.map((x) => x.firstAt),
+      b.map((x) => x.lastAt),
+    ],
+  );
+}
+
+/** Forgets buckets older than `before`. */
+export async function deleteRejectionsBefore(db: Queryable, before: Date): Promise<void> {
+  await db.query('DELETE FROM ingest_rejections WHERE hour < $1', [before]);
+}
+
+export interface RejectionGroupRow {
+  code: string;
+  message: string;
+  count: number;
+  first_at: Date;
+  last_at: Date;
+  key_id: string | null;
+  key_name: string | null;
+  hostname: string | null;
+  port: number | null;
+  player_uuid: string | null;
+  total: number;
+}
+
+/** Rejections since `since`, grouped by (reason, key, server address, player), newest last rejection first. */
+export function listRejections(
+  db: Queryable,
+  workspaceId: string,
+  since: Date,
+  limit: number,
+  offset: number,
+): Promise<RejectionGroupRow[]> {
+  return db.query<RejectionGroupRow>(
+    `WITH g AS (
+       SELECT code, key_id, hostname, port, player_uuid, sum(count)::int AS count,
+              min(first_at) AS first_at, max(last_at) AS last_at,
+              (array_agg(message ORDER BY last_at DESC))[1] AS message
+       FROM ingest_rejections WHERE workspace_id = $1 AND last_at >= $2
+       GROUP BY code, key_id, hostname, port, player_uuid)
+     SELECT g.code, g.message, g.count, g.first_at, g.last_at, g.key_id::text AS key_id, k.name AS key_name,
+            g.hostname, g.port, g.player_uuid::text AS player_uuid, count(*) OVER ()::int AS total
+     FROM g LEFT JOIN api_keys k ON k.id = g.key_id
+     ORDER BY g.last_at DESC, g.code, g.key_id NULLS FIRST LIMIT $3 OFFSET $4`,
+    [workspaceId, since, limit, offset],
+  );
+}

@@ -2,24 +2,84 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '#src/errors.ts';
-import { errorResponses } from '#src/http/schemas.ts';
+import { ADMIN_DOC, adminErrors, errorResponses, PageQuery, PaginationRef } from '#src/http/schemas.ts';
+import { isUuid } from '#src/lib/uuid.ts';
 import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
+import { type AdminGuards, memberOf } from '#src/plugins/session-auth.ts';
+import type { IngestDiagnostics } from './diagnostics.ts';
+import { RejectionLog } from './rejection-log.ts';
 import { IngestBatchBody, IngestBatchQuery, IngestBatchResponse } from './schemas.ts';
 
-/** `?dry_run=true` (as sent: the guard runs before the query is validated). */
-const isDryRun = (request: FastifyRequest) => (request.query as { dry_run?: unknown }).dry_run === 'true';
+/** `?dry_run=true`: as sent (before validation, in the key guard) or as validated (a boolean, afterwards). */
+const isDryRun = (request: FastifyRequest) => {
+  const v = (request.query as { dry_run?: unknown }).dry_run;
+  return v === true || v === 'true';
+};
 
 import type { IngestService } from './service.ts';
 
-/** `POST /ingest/batch`: the mod's uploads. */
-export function ingestRoutes(ingest: IngestService, guard: KeyGuard, bodyLimit: number): FastifyPluginAsyncTypebox {
+/** The server address and player a rejected body named, as far as it could be read. */
+function namedIn(body: unknown): { hostname: string | null; port: number | null; player: string | null } {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as {
+    server?: { hostname?: unknown; port?: unknown };
+    player?: { uuid?: unknown };
+  };
+  const hostname = typeof b.server?.hostname === 'string' ? b.server.hostname.slice(0, 253).toLowerCase() : null;
+  const port = Number.isInteger(b.server?.port) ? (b.server!.port as number) : null;
+  const uuid = typeof b.player?.uuid === 'string' && isUuid(b.player.uuid) ? b.player.uuid.toLowerCase() : null;
+  return { hostname, port: hostname === null ? null : port, player: uuid };
+}
+
+/**
+ * `POST /ingest/batch`: the mod's uploads. Every rejected upload (a 4xx) is logged, bounded, with its reason,
+ * key, server and player, and counted for `GET /admin/ingest/rejections` when its key is known (a dry run is
+ * not counted).
+ */
+export function ingestRoutes(
+  ingest: IngestService,
+  guard: KeyGuard,
+  bodyLimit: number,
+  diagnostics: IngestDiagnostics | null = null,
+): FastifyPluginAsyncTypebox {
   return async (app) => {
+    const rejections = new RejectionLog(app.log);
+    app.addHook('onClose', (_i, done) => {
+      rejections.close();
+      done();
+    });
     app.post(
       '/ingest/batch',
       {
         bodyLimit,
         // A dry run leaves no trace, not even the key's last use.
         onRequest: guard('ingest:write', { records: (request) => !isDryRun(request) }),
+        onResponse: (request, reply, done) => {
+          const error = request.failure;
+          if (error && reply.statusCode >= 400 && reply.statusCode < 500) {
+            const code = error.code;
+            const named = namedIn(request.body);
+            const key = request.apiKey;
+            rejections.note({
+              code,
+              reason: error.message,
+              key: key?.id ?? null,
+              server: named.hostname === null ? null : `${named.hostname}:${named.port ?? '?'}`,
+              player: named.player,
+            });
+            if (key && diagnostics && !isDryRun(request)) {
+              diagnostics.rejected({
+                workspaceId: key.workspaceId,
+                code,
+                message: error.message,
+                keyId: key.id,
+                hostname: named.hostname,
+                port: named.port,
+                playerUuid: named.player,
+              });
+            }
+          }
+          done();
+        },
         // Order of checks: a wrong content type is 400 before the body is read (so before 413), and
         // Fastify's built-in text/plain parser must not turn such a body into a schema error (422).
         preParsing: async (request, _reply, payload) => {
@@ -55,6 +115,48 @@ export function ingestRoutes(ingest: IngestService, guard: KeyGuard, bodyLimit: 
         return dryRun
           ? { ...result, dry_run: true as const, request_id: request.id }
           : { ...result, request_id: request.id };
+      },
+    );
+  };
+}
+
+const Rejection = Type.Object({
+  code: Type.String({ description: 'The error code the upload got' }),
+  message: Type.String({ description: 'The latest message of that rejection' }),
+  count: Type.Integer(),
+  first_at: Type.String({ format: 'date-time' }),
+  last_at: Type.String({ format: 'date-time' }),
+  key: Type.Union([Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }), Type.Null()]),
+  server: Type.Union([Type.Object({ hostname: Type.String(), port: Type.Integer() }), Type.Null()]),
+  player_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+});
+
+/** `GET /admin/ingest/rejections`: rejected uploads of the last 7 days, grouped, newest first (every role). */
+export function ingestAdminRoutes(diagnostics: IngestDiagnostics, guards: AdminGuards): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    await guards.enter(app);
+    app.get(
+      '/admin/ingest/rejections',
+      {
+        onRequest: guards.allow('read'),
+        schema: {
+          ...ADMIN_DOC,
+          operationId: 'listIngestRejections',
+          summary:
+            'Rejected uploads of the last 7 days, grouped by reason, key, server address and player, newest first',
+          querystring: PageQuery,
+          response: {
+            200: Type.Object({ data: Type.Array(Rejection), meta: PaginationRef }),
+            ...adminErrors(401, 403, 422),
+          },
+        },
+      },
+      async (request) => {
+        const { page, per_page: perPage } = request.query;
+        // What was counted in the last seconds is written first, so the list is current.
+        await diagnostics.flush();
+        const { data, total } = await diagnostics.list(memberOf(request).workspaceId, page, perPage);
+        return { data, meta: { current_page: page, per_page: perPage, total } };
       },
     );
   };

@@ -6,6 +6,7 @@ import { parseRfc3339 } from '#src/lib/rfc3339.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
+import type { IngestDiagnostics } from './diagnostics.ts';
 import type { IngestBatchBody } from './schemas.ts';
 import { IngestWriter } from './writer.ts';
 
@@ -46,6 +47,7 @@ export class IngestService {
     private readonly servers: ServerService,
     private readonly seasons: SeasonService,
     config: Pick<Config, 'nextUploadAfterSeconds' | 'timeouts'>,
+    private readonly diagnostics: IngestDiagnostics | null = null,
   ) {
     this.nextUploadAfter = config.nextUploadAfterSeconds;
     const t = config.timeouts;
@@ -113,25 +115,30 @@ export class IngestService {
       throw new AppError('FORBIDDEN', 'This API key may not upload into the active season.');
     }
 
-    if (!dryRun)
-      await this.writer.submit(
-        {
-          workspaceId: key.workspaceId,
-          seasonId: season.id,
-          serverId: server.id,
-          player: { uuid, username: body.player.username },
-          sessionId: body.session_id.toLowerCase(),
-          observedAt: new Date(Math.min(observed, Date.now() + MAX_CLOCK_SKEW_MS)),
-          client: {
-            modVersion: body.client.mod_version,
-            gameVersion,
-            loaderVersion: body.client.loader_version ?? body.client.fabric_loader_version ?? null,
-          },
-          stats,
-          events,
+    if (dryRun) return this.result();
+    await this.writer.submit(
+      {
+        workspaceId: key.workspaceId,
+        seasonId: season.id,
+        serverId: server.id,
+        player: { uuid, username: body.player.username },
+        sessionId: body.session_id.toLowerCase(),
+        observedAt: new Date(Math.min(observed, Date.now() + MAX_CLOCK_SKEW_MS)),
+        client: {
+          modVersion: body.client.mod_version,
+          gameVersion,
+          loaderVersion: body.client.loader_version ?? body.client.fabric_loader_version ?? null,
         },
-        bytes,
-      );
+        stats,
+        events,
+      },
+      bytes,
+    );
+    this.diagnostics?.accepted(server.id);
+    return this.result();
+  }
+
+  private result(): IngestResult {
     return { accepted: true, server_time: new Date().toISOString(), next_upload_after: this.nextUploadAfter };
   }
 }

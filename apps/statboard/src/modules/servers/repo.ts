@@ -8,11 +8,12 @@ export interface ServerRow {
   hostname: string;
   port: number;
   enabled: boolean;
+  last_ingest_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = 'id, workspace_id, name, display_name, hostname, port, enabled, created_at, updated_at';
+const COLUMNS = 'id, workspace_id, name, display_name, hostname, port, enabled, last_ingest_at, created_at, updated_at';
 
 export interface ServerWrite {
   name: string;
@@ -70,4 +71,13 @@ export async function findEnabledServer(
     [workspaceId, hostname, port],
   );
   return rows[0] ?? null;
+}
+
+/** Records when servers last had a batch accepted (the later time wins). */
+export async function touchServers(db: Queryable, ids: string[], ats: Date[]): Promise<void> {
+  await db.query(
+    `UPDATE servers s SET last_ingest_at = GREATEST(s.last_ingest_at, t.at)
+     FROM unnest($1::uuid[], $2::timestamptz[]) AS t(id, at) WHERE s.id = t.id`,
+    [ids, ats],
+  );
 }

@@ -13,6 +13,9 @@ export const Server = Type.Object(
     hostname: Type.String(),
     port: Type.Integer(),
     enabled: Type.Boolean(),
+    last_ingest_at: Type.Union([DateTime, Type.Null()], {
+      description: 'When a batch through this server was last accepted (null: never)',
+    }),
     created_at: DateTime,
     updated_at: DateTime,
   },

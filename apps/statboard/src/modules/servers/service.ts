@@ -17,7 +17,12 @@ export function normalizeHostname(hostname: string): string {
 }
 
 function toServer(row: repo.ServerRow): Server {
-  return { ...row, created_at: isoRequired(row.created_at), updated_at: isoRequired(row.updated_at) };
+  return {
+    ...row,
+    last_ingest_at: row.last_ingest_at === null ? null : isoRequired(row.last_ingest_at),
+    created_at: isoRequired(row.created_at),
+    updated_at: isoRequired(row.updated_at),
+  };
 }
 
 function conflict(write: repo.ServerWrite, err: unknown): AppError {

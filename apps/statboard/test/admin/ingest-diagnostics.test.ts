@@ -1,0 +1,114 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RejectionLog } from '#src/modules/ingest/rejection-log.ts';
+import { ACTOR, bearer, modBatch } from '../helpers.ts';
+import { buildTeam, PLAYER_UUID, type Team } from './support/team.ts';
+import { createWorld, type World } from './support/world.ts';
+
+let w: World;
+let t: Team;
+let clientKey = '';
+beforeAll(async () => {
+  w = await createWorld();
+  t = await buildTeam(w);
+  clientKey = (
+    await w.services.keys.create(ACTOR, t.workspaceId, { name: 'diagnosed', type: 'client', scopes: ['ingest:write'] })
+  ).secret;
+});
+afterAll(async () => {
+  await w?.close();
+});
+
+const upload = (body: unknown, query = '') =>
+  w.app.inject({
+    method: 'POST',
+    url: `/api/v1/ingest/batch${query}`,
+    headers: bearer(clientKey),
+    payload: body as object,
+  });
+
+interface RejectionGroup {
+  code: string;
+  message: string;
+  count: number;
+  first_at: string;
+  last_at: string;
+  key: { id: string; name: string } | null;
+  server: { hostname: string; port: number } | null;
+  player_uuid: string | null;
+}
+
+describe('ingest diagnostics', () => {
+  it('counts rejected uploads by reason, key, server address and player (dry runs not counted)', async () => {
+    const unknownServer = modBatch({ uuid: PLAYER_UUID });
+    (unknownServer as { server: { hostname: string; port: number } }).server = {
+      hostname: 'Play.Other.example',
+      port: 25570,
+    };
+    for (let i = 0; i < 3; i++) expect((await upload(unknownServer)).statusCode).toBe(404);
+    expect((await upload(unknownServer, '?dry_run=true')).statusCode).toBe(404);
+    const bad = { ...modBatch({ uuid: PLAYER_UUID }), protocol_version: 9 };
+    expect((await upload(bad)).statusCode).toBe(422);
+
+    const res = await t.browsers.readonly.app('GET', '/api/v1/admin/ingest/rejections');
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { data: RejectionGroup[]; meta: { total: number } };
+    expect(body.meta.total).toBe(2);
+    const notFound = body.data.find((r) => r.code === 'NOT_FOUND')!;
+    expect(notFound).toMatchObject({
+      count: 3,
+      key: { name: 'diagnosed' },
+      server: { hostname: 'play.other.example', port: 25570 },
+      player_uuid: PLAYER_UUID,
+    });
+    expect(notFound.message).toMatch(/No enabled server/);
+    expect(body.data.find((r) => r.code === 'INVALID_PAYLOAD')?.count).toBe(1);
+    // Newest last rejection first.
+    expect(body.data[0]!.code).toBe('INVALID_PAYLOAD');
+  });
+
+  it('gives servers the time of their last accepted upload', async () => {
+    const before = (await t.browsers.readonly.app('GET', '/api/v1/admin/servers')).json() as {
+      data: { id: string; last_ingest_at: string | null }[];
+    };
+    const t0 = Date.now();
+    expect((await upload(modBatch({ uuid: PLAYER_UUID }))).statusCode).toBe(200);
+    await w.services.flush();
+    const after = (await t.browsers.readonly.app('GET', '/api/v1/admin/servers')).json() as {
+      data: { id: string; last_ingest_at: string | null }[];
+    };
+    const main = after.data.find((s) => s.id === t.serverId)!;
+    expect(Date.parse(main.last_ingest_at!)).toBeGreaterThanOrEqual(t0 - 1000);
+    expect(before.data.find((s) => s.id === t.serverId)).toBeDefined();
+  });
+
+  it('is admin-only: no session 401, an API key 403', async () => {
+    expect((await w.app.inject({ url: '/api/v1/admin/ingest/rejections' })).statusCode).toBe(401);
+    expect(
+      (await w.app.inject({ url: '/api/v1/admin/ingest/rejections', headers: bearer(t.websiteToken) })).statusCode,
+    ).toBe(403);
+  });
+});
+
+describe('the log of rejected uploads', () => {
+  it('logs the first of each (reason, key, server, player) and counts repeats instead of logging each', () => {
+    const lines: { msg: string; code?: string; repeated?: number }[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _e, cb) {
+        for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+        cb();
+      },
+    });
+    const log = new RejectionLog(pino({ level: 'info' }, sink));
+    try {
+      const line = { code: 'NOT_FOUND', reason: 'No enabled server', key: 'k1', server: 'a:1', player: 'p' };
+      for (let i = 0; i < 1_000; i++) log.note(line);
+      log.note({ ...line, code: 'INVALID_PAYLOAD', reason: 'bad' });
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatchObject({ code: 'NOT_FOUND', msg: 'ingest rejected: NOT_FOUND: No enabled server' });
+    } finally {
+      log.close();
+    }
+  });
+});
