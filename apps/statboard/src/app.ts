@@ -17,7 +17,7 @@ import { auditLogRoutes } from './modules/audit-log/routes.ts';
 import { AuditRecord } from './modules/audit-log/schemas.ts';
 import { loginRoutes } from './modules/auth/login.ts';
 import { connectionTestRoutes, healthRoutes } from './modules/health/routes.ts';
-import { ingestAdminRoutes, ingestRoutes } from './modules/ingest/routes.ts';
+import { activityRoutes, ingestAdminRoutes, ingestRoutes } from './modules/ingest/routes.ts';
 import { leaderboardRoutes } from './modules/leaderboards/routes.ts';
 import { AdminMe, meRoutes } from './modules/me/routes.ts';
 import { onlineRoutes } from './modules/online/routes.ts';
@@ -173,6 +173,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
     async (v1) => {
       await v1.register(ingestRoutes(services.ingest, guard, config.ingestBodyLimit, services.diagnostics));
       await v1.register(ingestAdminRoutes(services.diagnostics, admin));
+      await v1.register(activityRoutes(services.diagnostics, admin));
       await v1.register(playerRoutes({ players: services.players, playerAdmin: services.playerAdmin, key, admin }));
       await v1.register(leaderboardRoutes(services.leaderboards, key));
       await v1.register(onlineRoutes(services.online, guard));

@@ -111,9 +111,20 @@ TABLE game_sessions
   constraint game_sessions_season_id_fkey FOREIGN KEY (season_id) REFERENCES seasons(id) ON DELETE CASCADE
   constraint game_sessions_server_id_fkey FOREIGN KEY (server_id) REFERENCES servers(id) ON DELETE CASCADE
   constraint game_sessions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+  index CREATE INDEX game_sessions_activity_idx ON public.game_sessions USING btree (workspace_id, last_seen_at)
   index CREATE UNIQUE INDEX game_sessions_pkey ON public.game_sessions USING btree (id)
   index CREATE UNIQUE INDEX game_sessions_player_id_session_id_key ON public.game_sessions USING btree (player_id, session_id)
   index CREATE INDEX game_sessions_presence_idx ON public.game_sessions USING btree (workspace_id, last_seen_at) WHERE (ended_at IS NULL)
+
+TABLE ingest_activity
+  column workspace_id uuid NOT NULL
+  column hour timestamp with time zone NOT NULL
+  column batches_accepted integer NOT NULL DEFAULT 0
+  column batches_rejected integer NOT NULL DEFAULT 0
+  column values_written integer NOT NULL DEFAULT 0
+  constraint ingest_activity_pkey PRIMARY KEY (workspace_id, hour)
+  constraint ingest_activity_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+  index CREATE UNIQUE INDEX ingest_activity_pkey ON public.ingest_activity USING btree (workspace_id, hour)
 
 TABLE ingest_rejections
   column workspace_id uuid NOT NULL
@@ -173,6 +184,7 @@ TABLE players
   constraint players_pkey PRIMARY KEY (id)
   constraint players_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
   constraint players_workspace_id_uuid_key UNIQUE (workspace_id, uuid)
+  index CREATE INDEX players_first_seen_idx ON public.players USING btree (workspace_id, first_seen_at)
   index CREATE UNIQUE INDEX players_pkey ON public.players USING btree (id)
   index CREATE UNIQUE INDEX players_workspace_id_uuid_key ON public.players USING btree (workspace_id, uuid)
   index CREATE INDEX players_workspace_username_idx ON public.players USING btree (workspace_id, username)

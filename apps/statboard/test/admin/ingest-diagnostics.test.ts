@@ -91,6 +91,54 @@ describe('ingest diagnostics', () => {
   });
 });
 
+describe('GET /admin/activity', () => {
+  interface Bucket {
+    at: string;
+    batches_accepted: number;
+    batches_rejected: number;
+    values_written: number;
+    active_players: number;
+    new_players: number;
+  }
+  const get = async (query = '') => {
+    const res = await t.browsers.readonly.app('GET', `/api/v1/admin/activity${query}`);
+    return res;
+  };
+
+  it('gives the last 24 hours by hour by default, every bucket present, this hour counting what happened', async () => {
+    const res = await get();
+    expect(res.statusCode, res.body).toBe(200);
+    const data = (res.json() as { data: Bucket[] }).data;
+    expect(data.length).toBeGreaterThanOrEqual(24);
+    expect(data.length).toBeLessThanOrEqual(25);
+    for (let i = 1; i < data.length; i++) expect(Date.parse(data[i]!.at) - Date.parse(data[i - 1]!.at)).toBe(3_600_000);
+    const now = data.at(-1)!;
+    expect(now.batches_accepted).toBeGreaterThanOrEqual(1);
+    expect(now.batches_rejected).toBeGreaterThanOrEqual(4);
+    expect(now.values_written).toBeGreaterThanOrEqual(1);
+    expect(now.active_players).toBeGreaterThanOrEqual(1);
+    expect(now.new_players).toBeGreaterThanOrEqual(1);
+    expect(data[0]).toMatchObject({ batches_accepted: 0, new_players: 0 });
+  });
+
+  it('buckets by day from a start rounded down to its day', async () => {
+    const from = new Date(Date.now() - 10 * 86_400_000).toISOString();
+    const data = ((await get(`?interval=day&from=${from}`)).json() as { data: Bucket[] }).data;
+    expect(data).toHaveLength(11);
+    expect(data[0]!.at.endsWith('T00:00:00.000Z')).toBe(true);
+    expect(data.at(-1)!.batches_accepted).toBeGreaterThanOrEqual(1);
+  });
+
+  it('refuses more than 400 buckets, a start after the end, and an unknown interval (422)', async () => {
+    const from = new Date(Date.now() - 30 * 86_400_000).toISOString();
+    expect((await get(`?from=${from}`)).statusCode).toBe(422);
+    expect((await get(`?interval=day&from=${from}`)).statusCode).toBe(200);
+    const to = new Date(Date.now() - 86_400_000).toISOString();
+    expect((await get(`?from=${new Date().toISOString()}&to=${to}`)).statusCode).toBe(422);
+    expect((await get('?interval=week')).statusCode).toBe(422);
+  });
+});
+
 describe('the log of rejected uploads', () => {
   it('logs the first of each (reason, key, server, player) and counts repeats instead of logging each', () => {
     const lines: { msg: string; code?: string; repeated?: number }[] = [];

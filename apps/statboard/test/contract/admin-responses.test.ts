@@ -232,6 +232,15 @@ describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () =>
     expect((await call(null, 'GET', T, T, { headers: key })).statusCode).toBe(403);
   });
 
+  it('gives activity (every role), 401 without a session, 403 for an API key', async () => {
+    const T = '/api/v1/admin/activity';
+    expect((await call(readonly(), 'GET', T, T)).statusCode).toBe(200);
+    expect((await call(null, 'GET', T, T)).statusCode).toBe(401);
+    const key = { authorization: `Bearer ${team.websiteToken}` };
+    expect((await call(null, 'GET', T, T, { headers: key })).statusCode).toBe(403);
+    expect((await call(readonly(), 'GET', T, `${T}?interval=week`)).statusCode).toBe(422);
+  });
+
   it('exercised the success, 401 and 403 responses of every admin route', () => {
     const adminRoute = (path: string) => path.startsWith('/api/v1/admin/');
     const missing = conformance.missing(adminRoute, ['200', '201', '204', '401', '403']);

@@ -1,4 +1,5 @@
 import type { Db } from '#src/db/types.ts';
+import { Problems } from '#src/lib/validation.ts';
 import { touchServers } from '#src/modules/servers/repo.ts';
 import * as repo from './repo.ts';
 
@@ -7,6 +8,8 @@ export const REJECTIONS_KEPT_MS = 7 * 24 * 3_600_000;
 const HOUR_MS = 3_600_000;
 /** Counts and times are written this often, in one statement each, never per request. */
 const FLUSH_MS = 5_000;
+/** Buckets one activity query may ask for. */
+export const MAX_BUCKETS = 400;
 
 /** A rejected batch, as far as the request got: the key and the body may be unknown. */
 export interface Rejection {
@@ -27,6 +30,11 @@ export interface Rejection {
 export class IngestDiagnostics {
   private readonly pending = new Map<string, repo.RejectionBucket>();
   private readonly lastIngest = new Map<string, Date>();
+  /** Upload counts by workspace and hour. */
+  private readonly counts = new Map<
+    string,
+    { workspaceId: string; hour: Date; accepted: number; rejected: number; values: number }
+  >();
   private timer: NodeJS.Timeout | null = null;
   private lastPurge = 0;
 
@@ -35,9 +43,20 @@ export class IngestDiagnostics {
     private readonly now: () => number = Date.now,
   ) {}
 
+  private count(workspaceId: string, hour: Date) {
+    const k = `${workspaceId}|${hour.getTime()}`;
+    let c = this.counts.get(k);
+    if (!c) {
+      c = { workspaceId, hour, accepted: 0, rejected: 0, values: 0 };
+      this.counts.set(k, c);
+    }
+    return c;
+  }
+
   rejected(r: Rejection): void {
     const at = new Date(this.now());
     const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+    this.count(r.workspaceId, hour).rejected++;
     const k = [r.workspaceId, hour.getTime(), r.code, r.keyId, r.hostname, r.port, r.playerUuid].join('|');
     const b = this.pending.get(k);
     if (b) {
@@ -50,8 +69,13 @@ export class IngestDiagnostics {
     this.schedule();
   }
 
-  accepted(serverId: string): void {
-    this.lastIngest.set(serverId, new Date(this.now()));
+  /** A batch with `values` statistics was committed through `serverId`. */
+  accepted(workspaceId: string, serverId: string, values: number): void {
+    const at = new Date(this.now());
+    this.lastIngest.set(serverId, at);
+    const c = this.count(workspaceId, new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS));
+    c.accepted++;
+    c.values += values;
     this.schedule();
   }
 
@@ -72,21 +96,24 @@ export class IngestDiagnostics {
     }
     const buckets = [...this.pending.values()];
     const servers = [...this.lastIngest];
+    const counts = [...this.counts.values()];
     this.pending.clear();
     this.lastIngest.clear();
+    this.counts.clear();
     try {
-      if (buckets.length > 0) await repo.addRejections(this.db, buckets);
-      if (servers.length > 0) {
-        await touchServers(
-          this.db,
-          servers.map(([id]) => id),
-          servers.map(([, at]) => at),
-        );
-      }
-      const now = this.now();
-      if (now - this.lastPurge > HOUR_MS) {
-        this.lastPurge = now;
-        await repo.deleteRejectionsBefore(this.db, new Date(now - REJECTIONS_KEPT_MS - HOUR_MS));
+      if (counts.length > 0 || buckets.length > 0 || servers.length > 0) {
+        // One transaction: on failure nothing was written, and everything is kept for the next write.
+        await this.db.transaction(async (tx) => {
+          if (counts.length > 0) await repo.addActivity(tx, counts);
+          if (buckets.length > 0) await repo.addRejections(tx, buckets);
+          if (servers.length > 0) {
+            await touchServers(
+              tx,
+              servers.map(([id]) => id),
+              servers.map(([, at]) => at),
+            );
+          }
+        });
       }
     } catch (err) {
       // Kept for the next write (the database may be away): counts are added, times keep the latest.
@@ -101,9 +128,43 @@ export class IngestDiagnostics {
         }
       }
       for (const [id, at] of servers) if (!this.lastIngest.has(id)) this.lastIngest.set(id, at);
+      for (const c of counts) {
+        const now = this.count(c.workspaceId, c.hour);
+        now.accepted += c.accepted;
+        now.rejected += c.rejected;
+        now.values += c.values;
+      }
       this.schedule();
       throw err;
     }
+    const now = this.now();
+    if (now - this.lastPurge > HOUR_MS) {
+      this.lastPurge = now;
+      // Old buckets are forgotten at most once an hour; a failure is retried then.
+      await repo.deleteRejectionsBefore(this.db, new Date(now - REJECTIONS_KEPT_MS - HOUR_MS)).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Uploads and players per hour or day from `from` to `to` (default: the last 24 hours by hour), every bucket
+   * present; at most 400 buckets.
+   */
+  async activity(workspaceId: string, q: { from?: string; to?: string; interval?: 'hour' | 'day' }) {
+    const step = q.interval ?? 'hour';
+    const size = step === 'hour' ? HOUR_MS : 24 * HOUR_MS;
+    const to = q.to === undefined ? this.now() : Date.parse(q.to);
+    const rawFrom = q.from === undefined ? to - 24 * HOUR_MS : Date.parse(q.from);
+    const from = Math.floor(rawFrom / size) * size;
+    const problems = new Problems();
+    if (to <= rawFrom) problems.add(q.from === undefined ? 'to' : 'from', 'must be before to');
+    else if (Math.ceil((to - from) / size) > MAX_BUCKETS) {
+      problems.add('interval', `at most ${MAX_BUCKETS} buckets: shorten from–to or use a longer interval`);
+    }
+    problems.throwIfAny('The activity query is invalid.');
+    // What was counted in the last seconds is written first, so the numbers are current.
+    await this.flush();
+    const rows = await repo.activity(this.db, workspaceId, new Date(from), new Date(to), step);
+    return rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
   }
 
   /** Rejections of the last 7 days, grouped, newest first. */

@@ -237,3 +237,63 @@ export function listRejections(
     [workspaceId, since, limit, offset],
   );
 }
+
+/** Adds upload counts to their hourly rows. */
+export async function addActivity(
+  db: Queryable,
+  rows: { workspaceId: string; hour: Date; accepted: number; rejected: number; values: number }[],
+): Promise<void> {
+  await db.query(
+    `INSERT INTO ingest_activity AS a (workspace_id, hour, batches_accepted, batches_rejected, values_written)
+     SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::int[])
+     ON CONFLICT (workspace_id, hour) DO UPDATE
+       SET batches_accepted = a.batches_accepted + EXCLUDED.batches_accepted,
+           batches_rejected = a.batches_rejected + EXCLUDED.batches_rejected,
+           values_written = a.values_written + EXCLUDED.values_written`,
+    [
+      rows.map((r) => r.workspaceId),
+      rows.map((r) => r.hour),
+      rows.map((r) => r.accepted),
+      rows.map((r) => r.rejected),
+      rows.map((r) => r.values),
+    ],
+  );
+}
+
+export interface ActivityRow {
+  at: Date;
+  batches_accepted: number;
+  batches_rejected: number;
+  values_written: number;
+  active_players: number;
+  new_players: number;
+}
+
+/**
+ * Activity per bucket of `step` from `from` (a bucket start) up to `to`, every bucket present: uploads, players
+ * with a session in the bucket, players seen for the first time in it.
+ */
+export function activity(
+  db: Queryable,
+  workspaceId: string,
+  from: Date,
+  to: Date,
+  step: 'hour' | 'day',
+): Promise<ActivityRow[]> {
+  return db.query<ActivityRow>(
+    `WITH b AS (
+       SELECT at, at + ('1 ' || $4)::interval AS until
+       FROM generate_series($2::timestamptz, $3::timestamptz - interval '1 microsecond', ('1 ' || $4)::interval) AS at)
+     SELECT b.at,
+       coalesce(sum(a.batches_accepted), 0)::int AS batches_accepted,
+       coalesce(sum(a.batches_rejected), 0)::int AS batches_rejected,
+       coalesce(sum(a.values_written), 0)::int AS values_written,
+       (SELECT count(DISTINCT g.player_id)::int FROM game_sessions g
+        WHERE g.workspace_id = $1 AND g.last_seen_at >= b.at AND g.started_at < b.until) AS active_players,
+       (SELECT count(*)::int FROM players p
+        WHERE p.workspace_id = $1 AND p.first_seen_at >= b.at AND p.first_seen_at < b.until) AS new_players
+     FROM b LEFT JOIN ingest_activity a ON a.workspace_id = $1 AND a.hour >= b.at AND a.hour < b.until
+     GROUP BY b.at, b.until ORDER BY b.at`,
+    [workspaceId, from, to, step],
+  );
+}

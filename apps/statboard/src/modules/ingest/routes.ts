@@ -161,3 +161,41 @@ export function ingestAdminRoutes(diagnostics: IngestDiagnostics, guards: AdminG
     );
   };
 }
+
+const ActivityQuery = Type.Object({
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Default: 24 hours before `to`' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Default: now' })),
+  interval: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day')], { default: 'hour' })),
+});
+
+const ActivityBucket = Type.Object({
+  at: Type.String({ format: 'date-time', description: "The bucket's start (UTC)" }),
+  batches_accepted: Type.Integer(),
+  batches_rejected: Type.Integer(),
+  values_written: Type.Integer({ description: 'Statistic values in accepted batches' }),
+  active_players: Type.Integer({ description: 'Players with a session during the bucket' }),
+  new_players: Type.Integer({ description: 'Players seen for the first time during the bucket' }),
+});
+
+/** `GET /admin/activity`: uploads and players per hour or day, every bucket present (every role). */
+export function activityRoutes(diagnostics: IngestDiagnostics, guards: AdminGuards): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    await guards.enter(app);
+    app.get(
+      '/admin/activity',
+      {
+        onRequest: guards.allow('read'),
+        schema: {
+          ...ADMIN_DOC,
+          operationId: 'getActivity',
+          summary: 'Accepted and rejected batches, values written, active and new players per hour or day',
+          querystring: ActivityQuery,
+          response: { 200: Type.Object({ data: Type.Array(ActivityBucket) }), ...adminErrors(401, 403, 422) },
+        },
+      },
+      async (request) => ({
+        data: await diagnostics.activity(memberOf(request).workspaceId, request.query),
+      }),
+    );
+  };
+}

@@ -134,7 +134,7 @@ export class IngestService {
       },
       bytes,
     );
-    this.diagnostics?.accepted(server.id);
+    this.diagnostics?.accepted(key.workspaceId, server.id, stats.length);
     return this.result();
   }
 
