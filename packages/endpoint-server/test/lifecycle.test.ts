@@ -53,6 +53,8 @@ describe('endpoint-server lifecycle', () => {
     );
     proc.send('reload');
     await proc.waitFor(/Reloaded config\.yml with 1 endpoint/);
+    // Neither bind_address nor port changed: no word about a restart.
+    expect(`${proc.stdout()}${proc.stderr()}`).not.toMatch(/restart to apply/);
     expect(json(await request(proc.url, '/api/a'))).toEqual({ error: "Endpoint 'a' not found." });
     expect(json(await request(proc.url, '/api/b/Steve'))).toEqual({ seen: '02.01.2024 04:04' });
 
@@ -80,6 +82,20 @@ describe('endpoint-server lifecycle', () => {
     proc.send('reload');
     await proc.waitFor(/port changed.*restart/);
     expect(json(await request(proc.url, '/api/a'))).toEqual({ v: 'two' });
+  });
+
+  it('warns at start and at reload about what server_dir lacks, naming the path', async () => {
+    const empty = fx.write('empty/.keep', '');
+    const dir = empty.replace(/\/\.keep$/, '');
+    const config = fx.write('config.yml', `${BASE}server_dir: ${dir}\nendpoints:\n  a:\n    object:\n      v: one\n`);
+    proc = await startProgram(config);
+    const log = () => `${proc!.stdout()}${proc!.stderr()}`;
+    expect(log()).toContain(`${dir}/usercache.json not found`);
+    expect(log()).toMatch(/no player data folder/);
+    const before = log().split('usercache.json not found').length;
+    proc.send('reload');
+    await proc.waitFor(/Reloaded config\.yml/);
+    expect(log().split('usercache.json not found').length).toBe(before + 1);
   });
 
   it('warns and falls back to defaults for invalid settings', async () => {
