@@ -1,5 +1,5 @@
 import { open, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 /**
  * Flushes to disk the files of a directory tree changed since the last call (their data, then the directories'
@@ -17,8 +17,12 @@ export class TreeSync {
     const changed: string[] = [];
     const dirs: string[] = [];
     await this.walk(this.root, changed, dirs);
-    for (const file of changed) await flush(file);
+    // PostgreSQL's control file points at the latest checkpoint: it goes to disk last, after the WAL and the data
+    // files that checkpoint relies on, so a power loss never leaves it pointing at something not yet on disk.
+    const control = changed.filter((f) => f.endsWith(`${sep}global${sep}pg_control`));
+    for (const file of changed) if (!control.includes(file)) await flush(file);
     for (const dir of dirs) await flush(dir);
+    for (const file of control) await flush(file);
     // A file written while this ran is synced next time (a second of margin for coarse mtimes).
     this.since = started - 1_000;
     return changed.length;

@@ -3,6 +3,9 @@ import { TreeSync } from './embedded-sync.ts';
 import { Mutex } from './mutex.ts';
 import type { Db, Queryable } from './types.ts';
 
+/** Every this many checkpoints (every 10 minutes by default) the database is vacuumed first. */
+const VACUUM_EVERY = 10;
+
 /** WAL kept between checkpoints: with a checkpoint every minute, `pg_wal` stays near this size. */
 const WAL_SETTINGS = ['-c', 'max_wal_size=256MB', '-c', 'min_wal_size=64MB'];
 
@@ -21,7 +24,8 @@ export interface PgliteOptions {
  * Single-user PostgreSQL checkpoints only when it closes: on disk, a timer runs `CHECKPOINT` (through the same
  * lock) every `checkpointMs`, so that `pg_wal` and the replay after a crash stay bounded however long the
  * service runs, and then flushes the files written since the last time to disk (PGlite's own fsync does
- * nothing), so that what a checkpoint holds survives a power loss.
+ * nothing), so that what a checkpoint holds survives a power loss. Every tenth time it vacuums first (there is
+ * no autovacuum in single-user mode).
  */
 export async function openPglite(dataDir: string | null, options: PgliteOptions = {}): Promise<Db> {
   const db =
@@ -31,8 +35,16 @@ export async function openPglite(dataDir: string | null, options: PgliteOptions 
   const lock = new Mutex();
   const tree = dataDir === null ? null : new TreeSync(dataDir);
   let checkpointing: Promise<void> | null = null;
+  let checkpoints = 0;
   const checkpoint = async () => {
-    await lock.run(() => db.exec('CHECKPOINT'));
+    // Single-user PostgreSQL has no autovacuum: without a VACUUM now and then, updated rows (every upload updates
+    // values) would grow the tables for ever, and transaction ids would never be frozen.
+    const vacuum = ++checkpoints % VACUUM_EVERY === 0;
+    await lock.run(async () => {
+      // Two statements: VACUUM cannot run inside the implicit transaction of a multi-statement script.
+      if (vacuum) await db.exec('VACUUM');
+      await db.exec('CHECKPOINT');
+    });
     await tree?.sync();
   };
   const timer =

@@ -85,4 +85,22 @@ describe('the embedded database', () => {
       await db.close();
     }
   });
+
+  it('vacuums every tenth checkpoint (single-user PostgreSQL has no autovacuum)', async () => {
+    const db = await open(20);
+    try {
+      await db.exec('CREATE TABLE IF NOT EXISTS churn (v int); INSERT INTO churn SELECT generate_series(1, 1000)');
+      const vacuumed = async () =>
+        (
+          await db.query<{ n: number }>(
+            "SELECT coalesce(sum(vacuum_count), 0)::int AS n FROM pg_stat_user_tables WHERE relname = 'churn'",
+          )
+        )[0]!.n;
+      const deadline = Date.now() + 10_000;
+      while ((await vacuumed()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(await vacuumed()).toBeGreaterThan(0);
+    } finally {
+      await db.close();
+    }
+  });
 });
