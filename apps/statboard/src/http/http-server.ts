@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyServerFactory } from 'fastify';
@@ -92,21 +93,18 @@ export class HttpServer {
       else this.perAddress.set(address, left);
     });
     if (open > this.timeouts.connectionsPerAddress) {
+      // Refused before any request was read, so the request id is a new one (as for a request without one).
+      const requestId = randomUUID();
       const body = errorBody(
         'RATE_LIMITED',
         `Too many open connections from your address (at most ${this.timeouts.connectionsPerAddress}).`,
-        '',
+        requestId,
       );
       socket.end(
-        `HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: ${RETRY_AFTER_SECONDS}\r\nConnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: ${RETRY_AFTER_SECONDS}\r\nX-Request-ID: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
       );
       socket.destroySoon();
     }
-  }
-
-  /** Connections open now from each address (diagnostics, tests). */
-  connectionsFrom(address: string): number {
-    return this.perAddress.get(address) ?? 0;
   }
 
   /** Starts draining: see the class comment. Call before Fastify's `close()`. */

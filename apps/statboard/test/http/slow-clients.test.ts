@@ -44,6 +44,10 @@ describe('slow clients and connection limits', () => {
     await extra.closed;
     expect(extra.received()).toMatch(/^HTTP\/1\.1 429 /);
     expect(extra.received()).toContain('"code":"RATE_LIMITED"');
+    // The answer carries a request id, in the header and the body alike.
+    const id = /X-Request-ID: ([0-9a-f-]{36})\r\n/.exec(extra.received())?.[1];
+    expect(id).toBeDefined();
+    expect(extra.received()).toContain(`"request_id":"${id}"`);
     // The held ones still work.
     held[0]!.socket.write(GET('/health/live'));
     await new Promise((r) => setTimeout(r, 100));
