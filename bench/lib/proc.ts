@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 
 /** Resident set size of a process in bytes (VmRSS of /proc/<pid>/status), or null when it is gone. */
 export function rssBytes(pid: number): number | null {
@@ -74,4 +74,17 @@ export class CpuMeter {
     }
     return total;
   }
+}
+
+/** How often `needle` occurs in a file, read as a stream (an access log can outgrow a string). */
+export async function countOccurrences(file: string, needle: string): Promise<number> {
+  let n = 0;
+  let carry = '';
+  for await (const chunk of createReadStream(file, { encoding: 'utf8' })) {
+    const text = carry + (chunk as string);
+    for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length)) n++;
+    // The tail too short to hold a whole needle: it may begin one that ends in the next chunk.
+    carry = text.slice(-(needle.length - 1));
+  }
+  return n;
 }

@@ -5,7 +5,6 @@
  *   npm run bench:reads                       # writes "## Statboard reads" of BENCHMARKS.md
  *   BENCH_SECONDS=10 BENCH_CONCURRENCY=1,16 BENCH_WRITE=0 npm run bench:reads
  */
-import { readFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PLAYER_CACHE_MB } from '../../apps/statboard/src/config.ts';
@@ -15,7 +14,7 @@ import { type RunningServer, startServer } from '../lib/child.ts';
 import { type Pinning, pinForReads } from '../lib/cpus.ts';
 import { getLoad, requireWrk, WRK_NOTE } from '../lib/load.ts';
 import { BackendPids, createDatabase } from '../lib/pg.ts';
-import { CpuMeter, RssSampler } from '../lib/proc.ts';
+import { countOccurrences, CpuMeter, RssSampler } from '../lib/proc.ts';
 import { playerStats } from '../lib/raw-sql.ts';
 import { machineLine, writeSection } from '../lib/report.ts';
 import { type BenchWorkspace, READY_PATH, SERVICE_SCRIPT, seedStatboard, serviceEnv } from '../lib/statboard.ts';
@@ -356,9 +355,7 @@ async function main(): Promise<void> {
     explained.map((e) => [e.what, String(e.rows), e.ms.toFixed(3)]),
   );
   const elapsed = ((performance.now() - started) / 1000).toFixed(0);
-  const logLines = readFileSync(logFile, 'utf8')
-    .split('\n')
-    .filter((l) => l.includes('"request completed"')).length;
+  const logLines = await countOccurrences(logFile, '"request completed"');
   log(`the service wrote ${logLines.toLocaleString('en-US')} access lines to ${logFile}`);
   process.stdout.write(`\n${md}\n\n${explainMd}\n\n(${elapsed} s)\n`);
   if (WRITE) {
