@@ -18,13 +18,20 @@ const TOKEN = /stb_[a-z]+_/i;
 export const REDACTED = '[REDACTED]';
 
 /**
+ * A query string that certainly holds nothing to redact: no escape (`%`, `+`) that could hide a name or a
+ * token, no secret parameter's name before an `=`, no token. Most requests' (`?season=s1&stat=…`): they skip
+ * the per-parameter work.
+ */
+const MAYBE_SECRET = new RegExp(`[%+]|stb_|(?:^|&)\\s*(?:${[...SECRET_PARAMS].join('|')})\\s*=`, 'i');
+
+/**
  * A request URL as it may be written to a log: the values of secret-bearing query parameters (an API key sent as
  * `?api_key=`, the login's `code` and `state`) and any value that holds one of our tokens are replaced by
  * `[REDACTED]`. A URL without a query string is returned as it is, without work.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
+  if (q < 0 || !MAYBE_SECRET.test(url.slice(q + 1))) return url;
   const parts = url.slice(q + 1).split('&');
   let changed = false;
   for (let i = 0; i < parts.length; i++) {
