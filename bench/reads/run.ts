@@ -14,7 +14,7 @@ import { type RunningServer, startServer } from '../lib/child.ts';
 import { type Pinning, pinForReads } from '../lib/cpus.ts';
 import { getLoad, requireWrk, WRK_NOTE } from '../lib/load.ts';
 import { BackendPids, createDatabase } from '../lib/pg.ts';
-import { countOccurrences, CpuMeter, RssSampler } from '../lib/proc.ts';
+import { CpuMeter, countOccurrences, RssSampler } from '../lib/proc.ts';
 import { playerStats } from '../lib/raw-sql.ts';
 import { machineLine, writeSection } from '../lib/report.ts';
 import { type BenchWorkspace, READY_PATH, SERVICE_SCRIPT, seedStatboard, serviceEnv } from '../lib/statboard.ts';
