@@ -17,6 +17,7 @@ import { auditLogRoutes } from './modules/audit-log/routes.ts';
 import { AuditRecord } from './modules/audit-log/schemas.ts';
 import { loginRoutes } from './modules/auth/login.ts';
 import { connectionTestRoutes, healthRoutes } from './modules/health/routes.ts';
+import { historyRoutes } from './modules/history/routes.ts';
 import { activityRoutes, ingestAdminRoutes, ingestRoutes } from './modules/ingest/routes.ts';
 import { leaderboardRoutes } from './modules/leaderboards/routes.ts';
 import { AdminMe, meRoutes } from './modules/me/routes.ts';
@@ -27,8 +28,8 @@ import { seasonRoutes } from './modules/seasons/routes.ts';
 import { serverRoutes } from './modules/servers/routes.ts';
 import { Server } from './modules/servers/schemas.ts';
 import { setupRoutes } from './modules/setup/routes.ts';
-import { statRoutes } from './modules/stats/routes.ts';
-import { StatDefinition } from './modules/stats/schemas.ts';
+import { publicStatRoutes, statRoutes } from './modules/stats/routes.ts';
+import { PublicStat, StatDefinition } from './modules/stats/schemas.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { AdminUser } from './modules/users/schemas.ts';
 import { registerErrorHandling, sendError } from './plugins/errors.ts';
@@ -48,6 +49,7 @@ const COMPONENTS: TSchema[] = [
   Server,
   AdminPlayer,
   StatDefinition,
+  PublicStat,
   AdminUser,
   AuditRecord,
 ];
@@ -176,10 +178,12 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
       await v1.register(activityRoutes(services.diagnostics, admin));
       await v1.register(playerRoutes({ players: services.players, playerAdmin: services.playerAdmin, key, admin }));
       await v1.register(leaderboardRoutes(services.leaderboards, key));
+      await v1.register(historyRoutes(services.history, guard));
       await v1.register(onlineRoutes(services.online, guard));
       await v1.register(seasonRoutes(services.seasons, { key: guard, admin }));
       await v1.register(apiKeyRoutes(services.keys, admin));
       await v1.register(serverRoutes(services.servers, admin));
+      await v1.register(publicStatRoutes(services.stats, guard));
       await v1.register(statRoutes(services.stats, admin));
       await v1.register(userRoutes(services.users, admin));
       await v1.register(auditLogRoutes(services.audit, admin));

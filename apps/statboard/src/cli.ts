@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ChangeBus } from './cache/bus.ts';
+import { notifyChange } from './cache/repo.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { backupEmbedded, restoreEmbedded } from './db/embedded-backup.ts';
 import { migrate } from './db/migrate.ts';
@@ -45,6 +47,10 @@ Commands:
   backup --out FILE                         copy the embedded database to FILE (stop the service first)
   restore --from FILE [--force]             replace the embedded database with a backup (--force when it
                                             holds workspaces; the replaced one is kept beside it)
+  import --workspace W --season ID|SLUG --world DIR [--usercache FILE]
+                                            import a server's vanilla statistics (DIR/stats/<uuid>.json,
+                                            Minecraft 1.13+) as observed at each file's time; names from
+                                            usercache.json (default: DIR/../usercache.json); run again: no change
   user list --workspace W                   the workspace's members and their roles
   user grant --workspace W --user EMAIL|ID --role owner|admin|analyst|readonly
                                             (the user must have signed in once)
@@ -141,6 +147,8 @@ const OPTIONS = {
   out: { type: 'string' },
   from: { type: 'string' },
   force: { type: 'boolean' },
+  world: { type: 'string' },
+  usercache: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -172,6 +180,31 @@ function bool(value: string | undefined): boolean | string | undefined {
 }
 
 type Result = { json: unknown; text: string };
+
+/** A progress bar on stderr when it is a terminal (never with --json): `[#####-----] 512/10000 files, 51200 values`. */
+function progressBar(json: boolean): {
+  update: (done: number, total: number, values: number) => void;
+  done: () => void;
+} {
+  if (json || !process.stderr.isTTY) return { update: () => undefined, done: () => undefined };
+  let last = 0;
+  const draw = (done: number, total: number, values: number) => {
+    const width = 30;
+    const filled = total === 0 ? width : Math.round((done / total) * width);
+    process.stderr.write(
+      `\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} files, ${values} values stored`,
+    );
+  };
+  return {
+    update: (done, total, values) => {
+      const now = Date.now();
+      if (done < total && now - last < 100) return;
+      last = now;
+      draw(done, total, values);
+    },
+    done: () => process.stderr.write('\n'),
+  };
+}
 
 /** The body of `server create` and `server update` (PUT replaces: omitted settings take their defaults). */
 function serverBody(values: Values) {
@@ -314,6 +347,23 @@ async function run(services: Services, command: string, values: Values): Promise
       const what = workspaceId === undefined ? '' : ` (redeeming it makes you owner of ${values.workspace})`;
       return { json: t, text: `Bootstrap token${what}, single use, expires ${t.expires_at}:\n${t.token}` };
     }
+    case 'import': {
+      const bar = progressBar(values.json === true);
+      const r = await services.imports.importWorld(
+        actor,
+        await ws(),
+        { season: need(values, 'season'), world: need(values, 'world'), usercache: values.usercache },
+        bar.update,
+      );
+      bar.done();
+      const skipped = r.skipped.map((s) => `  skipped ${s.file}: ${s.reason}`).join('\n');
+      return {
+        json: { data: r },
+        text:
+          `Imported ${r.files} statistics files (${r.players} players): ${r.values} values stored or changed` +
+          (r.skipped.length > 0 ? `; ${r.skipped.length} skipped:\n${skipped}` : ''),
+      };
+    }
     case 'user list': {
       const all = await services.users.list(await ws());
       const data = all.map(({ id, email, display_name, role }) => ({ id, email, display_name, role }));
@@ -358,6 +408,7 @@ const COMMANDS = new Set([
   'stat update',
   'stat list',
   'bootstrap-token',
+  'import',
   'user list',
   'user grant',
   'user revoke',
@@ -422,7 +473,9 @@ async function onConfiguredDatabase(command: string, values: Values): Promise<Re
         text: migrated.applied.length ? `Applied ${migrated.applied.join(', ')}` : 'Nothing to migrate.',
       };
     }
-    services = buildServices(db, config);
+    // With a PostgreSQL server the service may be running: what a command changes reaches its caches.
+    const bus = db.kind === 'pg' ? ChangeBus.announcing((payload) => notifyChange(db, payload)) : undefined;
+    services = buildServices(db, config, { bus });
     return await run(services, command, values);
   } finally {
     await services?.flush().catch(() => undefined);

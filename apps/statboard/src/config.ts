@@ -41,6 +41,12 @@ export interface Config {
   readonly loginLimitPerMinute: number;
   /** Bytes of cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB; 0: none, every read is a query). */
   readonly playerCacheBytes: number;
+  /** Entries of rank boards kept in memory (RANK_CACHE_MB; 0: every rank read loads its board). */
+  readonly rankCacheEntries: number;
+  /** History points are recorded with the values (HISTORY_ENABLED, default true). */
+  readonly historyEnabled: boolean;
+  /** Hourly history points are kept this long, then one per day (HISTORY_RETENTION_DAYS; 0: hourly forever). */
+  readonly historyRetentionDays: number;
   /** The embedded database checkpoints and flushes to disk this often (EMBEDDED_CHECKPOINT_SECONDS; 0: at close). */
   readonly embeddedCheckpointMs: number;
   /** Limits that keep every answer bounded in time and memory when the database or a client misbehaves. */
@@ -84,6 +90,16 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** `true`/`1` or `false`/`0` (any case); unset or empty: `def`. */
+function boolVar(env: Env, name: string, def: boolean, problems: string[]): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return def;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  problems.push(`${name} must be true or false, got '${env[name]}'`);
+  return def;
+}
+
 function intVar(env: Env, name: string, def: number, min: number, max: number, problems: string[]): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return def;
@@ -101,6 +117,14 @@ function intVar(env: Env, name: string, def: number, min: number, max: number, p
  * so that every player of a 1 M stat-row workspace (10,000 × 100) stays cached once read.
  */
 export const DEFAULT_PLAYER_CACHE_MB = 128;
+
+/**
+ * Default of RANK_CACHE_MB: rank boards (every public value of a statistic in a season, for ranks and pages
+ * past the top) of about 420,000 entries in all, e.g. four statistics of 100,000 players.
+ */
+export const DEFAULT_RANK_CACHE_MB = 64;
+/** Heap bytes of one rank board entry, measured (see RankBoard). */
+const RANK_BOARD_BYTES_PER_ENTRY = 160;
 
 function str(env: Env, name: string): string | null {
   const v = env[name];
@@ -195,6 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const loginLimitPerMinute = intVar(env, 'LOGIN_LIMIT_PER_MINUTE', 30, 0, 10_000_000, problems);
   const playerCacheMb = intVar(env, 'PLAYER_CACHE_MB', DEFAULT_PLAYER_CACHE_MB, 0, 65_536, problems);
+  const rankCacheMb = intVar(env, 'RANK_CACHE_MB', DEFAULT_RANK_CACHE_MB, 0, 65_536, problems);
   const embeddedCheckpointMs = intVar(env, 'EMBEDDED_CHECKPOINT_SECONDS', 60, 0, 86_400, problems) * 1000;
   const seconds = (name: string, def: number, min: number, max: number) =>
     intVar(env, name, def, min, max, problems) * 1000;
@@ -240,6 +265,9 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureLimitPerMinute,
     loginLimitPerMinute,
     playerCacheBytes: playerCacheMb * 1024 * 1024,
+    rankCacheEntries: Math.floor((rankCacheMb * 1024 * 1024) / RANK_BOARD_BYTES_PER_ENTRY),
+    historyRetentionDays: intVar(env, 'HISTORY_RETENTION_DAYS', 400, 0, 100_000, problems),
+    historyEnabled: boolVar(env, 'HISTORY_ENABLED', true, problems),
     embeddedCheckpointMs,
     timeouts,
   });

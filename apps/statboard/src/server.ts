@@ -7,6 +7,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { Availability } from './db/availability.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
+import { HistoryFolder } from './modules/history/fold.ts';
 import { ensureStartupBootstrapToken } from './modules/setup/startup.ts';
 import { buildServices } from './services.ts';
 
@@ -72,6 +73,8 @@ async function main(): Promise<void> {
     'database ready',
   );
   await ensureStartupBootstrapToken(services, config, logger);
+  const folder = new HistoryFolder(db, config.historyRetentionDays, logger);
+  folder.start();
 
   let closing = false;
   const close = async (signal: string) => {
@@ -89,6 +92,7 @@ async function main(): Promise<void> {
     }, limit).unref();
     try {
       await app.close();
+      await folder.stop();
       await services.flush();
       await bus.close();
       await db.close();

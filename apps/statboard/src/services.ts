@@ -4,8 +4,11 @@ import type { Config } from './config.ts';
 import { type Db, transactionalDb } from './db/types.ts';
 import { KeyService } from './modules/api-keys/service.ts';
 import { AuditService } from './modules/audit-log/service.ts';
+import { HistoryService } from './modules/history/service.ts';
+import { ImportService } from './modules/import/service.ts';
 import { IngestDiagnostics } from './modules/ingest/diagnostics.ts';
 import { IngestService } from './modules/ingest/service.ts';
+import { BoardCache } from './modules/leaderboards/boards.ts';
 import { LeaderboardService } from './modules/leaderboards/service.ts';
 import { OnlineService } from './modules/online/service.ts';
 import { PlayerAdminService } from './modules/players/admin-service.ts';
@@ -33,6 +36,8 @@ export interface Services {
   readonly playerAdmin: PlayerAdminService;
   readonly stats: StatDefinitionService;
   readonly leaderboards: LeaderboardService;
+  readonly history: HistoryService;
+  readonly imports: ImportService;
   readonly online: OnlineService;
   readonly ingest: IngestService;
   readonly setup: SetupService;
@@ -53,7 +58,13 @@ export interface Services {
 /** The settings the services use. */
 export type ServiceConfig = Pick<
   Config,
-  'nextUploadAfterSeconds' | 'sessionIdleMinutes' | 'sessionMaxHours' | 'playerCacheBytes' | 'timeouts'
+  | 'nextUploadAfterSeconds'
+  | 'sessionIdleMinutes'
+  | 'sessionMaxHours'
+  | 'playerCacheBytes'
+  | 'rankCacheEntries'
+  | 'historyEnabled'
+  | 'timeouts'
 >;
 
 export interface ServiceOptions {
@@ -79,16 +90,25 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
     const seasons = new SeasonService(handle, changes, audit);
     const workspaces = new WorkspaceService(handle, audit);
     const users = new UserService(handle, audit);
+    const players = new PlayerService(handle, changes, seasons, config.playerCacheBytes);
+    const leaderboards = new LeaderboardService(
+      handle,
+      changes,
+      seasons,
+      new BoardCache(handle, changes, config.rankCacheEntries),
+    );
     const services: Services = {
       db: handle,
       workspaces,
       keys,
       servers,
       seasons,
-      players: new PlayerService(handle, changes, seasons, config.playerCacheBytes),
+      players,
       playerAdmin: new PlayerAdminService(handle, changes, audit),
       stats: new StatDefinitionService(handle, changes, audit),
-      leaderboards: new LeaderboardService(handle, changes, seasons),
+      leaderboards,
+      history: new HistoryService(handle, players, seasons, leaderboards),
+      imports: new ImportService(handle, changes, audit, seasons, config.historyEnabled),
       online: new OnlineService(handle),
       ingest: new IngestService(handle, bus, servers, seasons, config, diagnostics),
       setup: new SetupService(handle, workspaces, users, audit),

@@ -53,6 +53,16 @@ export class ChangeBus {
     return new ChangeBus(null);
   }
 
+  /**
+   * A bus that tells other instances of what this process changes and hears nothing (the CLI: it keeps no
+   * caches, but the running service must drop what a command changed).
+   */
+  static announcing(notify: (payload: string) => Promise<void>): ChangeBus {
+    const bus = new ChangeBus(null);
+    bus.notifier = notify;
+    return bus;
+  }
+
   /** A bus that listens on the PostgreSQL server at `url` and notifies through `notify`. */
   static async postgres(url: string, notify: (payload: string) => Promise<void>): Promise<ChangeBus> {
     const bus = new ChangeBus(url);

@@ -162,6 +162,8 @@ TABLE player_stats
   column value double precision NOT NULL
   column observed_at timestamp with time zone NOT NULL
   column updated_at timestamp with time zone NOT NULL
+  column replaced_value double precision
+  column replaced_observed_at timestamp with time zone
   constraint player_stats_pkey PRIMARY KEY (season_id, stat_id, player_id)
   constraint player_stats_player_id_fkey FOREIGN KEY (player_id) REFERENCES players(id) ON DELETE CASCADE
   constraint player_stats_season_id_fkey FOREIGN KEY (season_id) REFERENCES seasons(id) ON DELETE CASCADE
@@ -187,6 +189,7 @@ TABLE players
   index CREATE INDEX players_first_seen_idx ON public.players USING btree (workspace_id, first_seen_at)
   index CREATE UNIQUE INDEX players_pkey ON public.players USING btree (id)
   index CREATE UNIQUE INDEX players_workspace_id_uuid_key ON public.players USING btree (workspace_id, uuid)
+  index CREATE INDEX players_workspace_lower_username_idx ON public.players USING btree (workspace_id, lower(username))
   index CREATE INDEX players_workspace_username_idx ON public.players USING btree (workspace_id, username)
 
 TABLE schema_migrations
@@ -246,6 +249,26 @@ TABLE stat_definitions
   constraint stat_definitions_workspace_id_key_key UNIQUE (workspace_id, key)
   index CREATE UNIQUE INDEX stat_definitions_pkey ON public.stat_definitions USING btree (id)
   index CREATE UNIQUE INDEX stat_definitions_workspace_id_key_key ON public.stat_definitions USING btree (workspace_id, key)
+
+TABLE stat_history
+  column player_id uuid NOT NULL
+  column season_id uuid NOT NULL
+  column stat_id uuid NOT NULL
+  column at timestamp with time zone NOT NULL
+  column value double precision NOT NULL
+  constraint stat_history_pkey PRIMARY KEY (player_id, season_id, stat_id, at)
+  constraint stat_history_player_id_fkey FOREIGN KEY (player_id) REFERENCES players(id) ON DELETE CASCADE
+  constraint stat_history_season_id_fkey FOREIGN KEY (season_id) REFERENCES seasons(id) ON DELETE CASCADE
+  constraint stat_history_stat_id_fkey FOREIGN KEY (stat_id) REFERENCES stat_definitions(id) ON DELETE CASCADE
+  index CREATE INDEX stat_history_at_idx ON public.stat_history USING btree (at)
+  index CREATE UNIQUE INDEX stat_history_pkey ON public.stat_history USING btree (player_id, season_id, stat_id, at)
+
+TABLE stat_history_fold
+  column singleton boolean NOT NULL DEFAULT true
+  column folded_until timestamp with time zone
+  constraint stat_history_fold_pkey PRIMARY KEY (singleton)
+  constraint stat_history_fold_singleton_check CHECK (singleton)
+  index CREATE UNIQUE INDEX stat_history_fold_pkey ON public.stat_history_fold USING btree (singleton)
 
 TABLE users
   column id uuid NOT NULL DEFAULT gen_random_uuid()

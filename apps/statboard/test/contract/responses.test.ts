@@ -260,6 +260,66 @@ describe(`responses match the served OpenAPI document (${DB_KIND})`, () => {
     });
   });
 
+  describe('GET /api/v1/leaderboards/rank', () => {
+    const T = '/api/v1/leaderboards/rank';
+    const get = (query: string, key = fx.keys.website!) =>
+      call(T, { method: 'GET', url: `${T}${query}`, headers: bearer(key) });
+    const q = () => `?season=${fx.seasonSlug}&stat=${encodeURIComponent(STAT)}&player=${PLAYER}`;
+
+    it("gives a player's rank and the entries around it (200)", async () => {
+      const res = await get(`${q()}&around=2`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ entry: { rank: 1, value: 42 } });
+    });
+
+    it('refuses no key (401), a key without leaderboards:read (403), a bad around (422), no value (404)', async () => {
+      expect((await call(T, { method: 'GET', url: `${T}${q()}` })).statusCode).toBe(401);
+      expect((await get(q(), fx.keys.client!)).statusCode).toBe(403);
+      expect((await get(`${q()}&around=51`)).statusCode).toBe(422);
+      expect(
+        (await get(`?season=${fx.seasonSlug}&stat=${encodeURIComponent(STAT)}&player=${randomUUID()}`)).statusCode,
+      ).toBe(404);
+    });
+  });
+
+  describe('GET /api/v1/players/{player}/stats/history', () => {
+    const T = '/api/v1/players/{player}/stats/history';
+    const get = (query: string, key = fx.keys.website!) =>
+      call(T, { method: 'GET', url: `/api/v1/players/${PLAYER}/stats/history${query}`, headers: bearer(key) });
+
+    it('gives the points of a value (200)', async () => {
+      const res = await get(`?stat=${encodeURIComponent(STAT)}&from=2026-01-01T00:00:00Z&to=2026-12-31T00:00:00Z`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().points).toEqual([expect.objectContaining({ value: 42 })]);
+    });
+
+    it('refuses no key (401), a key without stats:read (403), too many buckets (422), an unknown stat (404)', async () => {
+      expect(
+        (await call(T, { method: 'GET', url: `/api/v1/players/${PLAYER}/stats/history?stat=x:y` })).statusCode,
+      ).toBe(401);
+      expect((await get(`?stat=${encodeURIComponent(STAT)}`, fx.keys.client!)).statusCode).toBe(403);
+      expect((await get(`?stat=${encodeURIComponent(STAT)}&interval=hour&from=2025-01-01T00:00:00Z`)).statusCode).toBe(
+        422,
+      );
+      expect((await get('?stat=nope:nope')).statusCode).toBe(404);
+    });
+  });
+
+  describe('GET /api/v1/stats', () => {
+    const T = '/api/v1/stats';
+
+    it('lists the public statistics (200)', async () => {
+      const res = await call(T, { method: 'GET', url: T, headers: bearer(fx.keys.website!) });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toContainEqual(expect.objectContaining({ key: STAT }));
+    });
+
+    it('refuses no key (401) and a key without stats:read (403)', async () => {
+      expect((await call(T, { method: 'GET', url: T })).statusCode).toBe(401);
+      expect((await call(T, { method: 'GET', url: T, headers: bearer(fx.keys.client!) })).statusCode).toBe(403);
+    });
+  });
+
   describe('GET /api/v1/online', () => {
     const T = '/api/v1/online';
 

@@ -56,7 +56,8 @@ describe('GET /api/v1/online', () => {
     const { player } = await join('Onliner');
     const entry = (await online()).data.find((e) => e.player.uuid === player);
     expect(entry).toBeDefined();
-    expect(Object.keys(entry!).sort()).toEqual(['last_seen_at', 'online', 'player']);
+    expect(Object.keys(entry!).sort()).toEqual(['last_seen_at', 'online', 'player', 'server']);
+    expect(entry!.server).toEqual({ id: fx.serverId, name: 'Main' });
     expect(Object.keys(entry!.player).sort()).toEqual(['id', 'public', 'username', 'uuid']);
     expect(entry!.online).toBe(true);
     expect(entry!.player).toMatchObject({ username: 'Onliner', public: true });

@@ -52,9 +52,12 @@ const ROUTES = [
   '/api/v1/players',
   '/api/v1/players/{p}',
   '/api/v1/players/{p}/stats',
+  '/api/v1/players/{p}/stats/history',
   '/api/v1/leaderboards',
+  '/api/v1/leaderboards/rank',
   '/api/v1/online',
   '/api/v1/seasons',
+  '/api/v1/stats',
 ];
 
 const STATUSES = [200, 400, 403, 404, 422];

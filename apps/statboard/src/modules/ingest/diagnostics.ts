@@ -1,15 +1,12 @@
 import type { Db } from '#src/db/types.ts';
-import { Problems } from '#src/lib/validation.ts';
+import { bucketRange, HOUR_MS } from '#src/lib/time-buckets.ts';
 import { touchServers } from '#src/modules/servers/repo.ts';
 import * as repo from './repo.ts';
 
 /** How long rejected batches stay readable (`GET /admin/ingest/rejections`). */
 export const REJECTIONS_KEPT_MS = 7 * 24 * 3_600_000;
-const HOUR_MS = 3_600_000;
 /** Counts and times are written this often, in one statement each, never per request. */
 const FLUSH_MS = 5_000;
-/** Buckets one activity query may ask for. */
-export const MAX_BUCKETS = 400;
 
 /** A rejected batch, as far as the request got: the key and the body may be unknown. */
 export interface Rejection {
@@ -150,20 +147,15 @@ export class IngestDiagnostics {
    * present; at most 400 buckets.
    */
   async activity(workspaceId: string, q: { from?: string; to?: string; interval?: 'hour' | 'day' }) {
-    const step = q.interval ?? 'hour';
-    const size = step === 'hour' ? HOUR_MS : 24 * HOUR_MS;
-    const to = q.to === undefined ? this.now() : Date.parse(q.to);
-    const rawFrom = q.from === undefined ? to - 24 * HOUR_MS : Date.parse(q.from);
-    const from = Math.floor(rawFrom / size) * size;
-    const problems = new Problems();
-    if (to <= rawFrom) problems.add(q.from === undefined ? 'to' : 'from', 'must be before to');
-    else if (Math.ceil((to - from) / size) > MAX_BUCKETS) {
-      problems.add('interval', `at most ${MAX_BUCKETS} buckets: shorten from–to or use a longer interval`);
-    }
-    problems.throwIfAny('The activity query is invalid.');
+    const { from, to, interval } = bucketRange(
+      q,
+      this.now(),
+      { interval: 'hour', span: { hour: 24 * HOUR_MS, day: 24 * HOUR_MS } },
+      'activity',
+    );
     // What was counted in the last seconds is written first, so the numbers are current.
     await this.flush();
-    const rows = await repo.activity(this.db, workspaceId, new Date(from), new Date(to), step);
+    const rows = await repo.activity(this.db, workspaceId, from, to, interval);
     return rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
   }
 

@@ -69,12 +69,47 @@ export interface GroupRows {
 }
 
 /**
+ * The rule of every stored value, after `INSERT INTO player_stats (…) SELECT …` (CTE `stat_rows`): the latest
+ * observation wins and a late one never overwrites a newer value; `updated_at` (the leaderboard's tie-break)
+ * moves only when the value changes. With `history`, the value and observation it replaced are kept and returned
+ * for `historyInsert`.
+ */
+export function valueUpsert(history: boolean): string {
+  return `ON CONFLICT (season_id, stat_id, player_id) DO UPDATE SET
+         value = excluded.value,
+         observed_at = excluded.observed_at,
+         updated_at = CASE WHEN player_stats.value = excluded.value THEN player_stats.updated_at ELSE excluded.updated_at END
+         ${history ? ', replaced_value = player_stats.value, replaced_observed_at = player_stats.observed_at' : ''}
+       WHERE player_stats.observed_at <= excluded.observed_at
+         AND (player_stats.value <> excluded.value OR player_stats.observed_at < excluded.observed_at)
+       RETURNING ${history ? 'player_id, season_id, stat_id, observed_at, replaced_value, replaced_observed_at' : '1'}`;
+}
+
+/**
+ * History, in the same statement as the values (a CTE after `stat_rows` of `valueUpsert(true)`): when a value
+ * moves to a later hour (UTC), the value it replaced is the last of its own hour, and becomes that hour's point.
+ * One point per (player, season, statistic, hour) at most; a late observation, which the upsert refuses, writes
+ * none. Without `history`, nothing.
+ */
+export function historyInsert(history: boolean): string {
+  if (!history) return 'SELECT 1';
+  return `INSERT INTO stat_history (player_id, season_id, stat_id, at, value)
+       SELECT player_id, season_id, stat_id, date_trunc('hour', replaced_observed_at, 'UTC'), replaced_value
+       FROM stat_rows
+       WHERE replaced_observed_at IS NOT NULL
+         AND date_trunc('hour', replaced_observed_at, 'UTC') < date_trunc('hour', observed_at, 'UTC')
+       ON CONFLICT (player_id, season_id, stat_id, at) DO UPDATE SET value = excluded.value
+       RETURNING 1`;
+}
+
+/**
  * Writes a whole group in ONE statement (one round trip, atomic on its own): players are upserted first and
  * the values, sessions and events of the same statement join their ids. Returns the players with a `renamed`
  * flag (the sibling CTE `before` reads the rows as they were before the statement).
  */
 export async function writeGroup(
   db: Queryable,
+  history: boolean,
   g: GroupRows,
 ): Promise<{ id: string; workspace_id: string; uuid: string; renamed: boolean }[]> {
   return db.query(
@@ -102,13 +137,9 @@ export async function writeGroup(
        JOIN items ON items.i = v.it
        JOIN ids ON ids.i = items.p
        ORDER BY items.s, v.d, ids.id
-       ON CONFLICT (season_id, stat_id, player_id) DO UPDATE SET
-         value = excluded.value,
-         observed_at = excluded.observed_at,
-         updated_at = CASE WHEN player_stats.value = excluded.value THEN player_stats.updated_at ELSE excluded.updated_at END
-       WHERE player_stats.observed_at <= excluded.observed_at
-         AND (player_stats.value <> excluded.value OR player_stats.observed_at < excluded.observed_at)
-       RETURNING 1
+       ${valueUpsert(history)}
+     ), history_rows AS (
+       ${historyInsert(history)}
      ), session_rows AS (
        INSERT INTO game_sessions (workspace_id, player_id, session_id, server_id, season_id, mod_version, game_version,
          loader_version, started_at, last_seen_at, ended_at)

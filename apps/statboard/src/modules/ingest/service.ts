@@ -46,7 +46,7 @@ export class IngestService {
     bus: ChangeBus,
     private readonly servers: ServerService,
     private readonly seasons: SeasonService,
-    config: Pick<Config, 'nextUploadAfterSeconds' | 'timeouts'>,
+    config: Pick<Config, 'nextUploadAfterSeconds' | 'timeouts' | 'historyEnabled'>,
     private readonly diagnostics: IngestDiagnostics | null = null,
   ) {
     this.nextUploadAfter = config.nextUploadAfterSeconds;
@@ -56,6 +56,7 @@ export class IngestService {
       maxBytes: t.ingestQueueBytes,
       // The longest the service waits for the database: an upload is answered within it whatever happens.
       deadlineMs: t.databaseQueryMs,
+      history: config.historyEnabled,
     });
   }
 

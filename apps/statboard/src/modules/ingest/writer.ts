@@ -36,12 +36,15 @@ export interface WriterLimits {
   maxBytes: number;
   /** A batch not committed after this long is answered 503 (its write, if started, may still commit). */
   deadlineMs: number;
+  /** Records history points with the values (HISTORY_ENABLED; default true). */
+  history?: boolean;
 }
 
 const UNBOUNDED: WriterLimits = {
   maxBatches: Number.POSITIVE_INFINITY,
   maxBytes: Number.POSITIVE_INFINITY,
   deadlineMs: 0,
+  history: true,
 };
 
 /** Statistic definition ids by workspace, then key. */
@@ -306,7 +309,7 @@ export class IngestWriter {
       for (const v of values.values()) statRows.push({ item: v.item, statId: v.statId, value: v.value });
     }
     const notified = valueChanges(items, statRows);
-    const written = await repo.writeGroup(db, {
+    const written = await repo.writeGroup(db, this.limits.history !== false, {
       players: sortedKeys.map((k) => players.get(k)!),
       items: itemRows,
       stats: statRows,

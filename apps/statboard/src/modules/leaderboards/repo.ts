@@ -42,3 +42,38 @@ export function topValues(
     [q.seasonId, q.statId, q.onlyUuids, q.limit],
   );
 }
+
+export interface BoardRow {
+  uuid: string;
+  value: number;
+  /** `updated_at` in microseconds since the epoch. */
+  at: number;
+}
+
+/**
+ * The public values of a statistic in a season, unordered (a rank board sorts them), with `updated_at` to the
+ * microsecond; `onlyUuids`: only those players'. Served by `player_stats_rank_idx` (and the primary key of players).
+ */
+export function boardEntries(
+  db: Queryable,
+  q: { seasonId: string; statId: string; onlyUuids: readonly string[] | null },
+): Promise<BoardRow[]> {
+  return db.query<BoardRow>(
+    `SELECT p.uuid::text AS uuid, s.value, (extract(epoch FROM s.updated_at) * 1000000)::float8 AS at
+     FROM player_stats s JOIN players p ON p.id = s.player_id
+     WHERE s.season_id = $1 AND s.stat_id = $2 AND p.public AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[]))`,
+    [q.seasonId, q.statId, q.onlyUuids],
+  );
+}
+
+/** Players of a workspace by game UUID (any visibility; the caller filters). */
+export function playersByUuid(
+  db: Queryable,
+  workspaceId: string,
+  uuids: readonly string[],
+): Promise<{ id: string; uuid: string; username: string; public: boolean }[]> {
+  return db.query(
+    'SELECT id, uuid::text AS uuid, username, public FROM players WHERE workspace_id = $1 AND uuid = ANY($2::uuid[])',
+    [workspaceId, uuids],
+  );
+}

@@ -17,6 +17,14 @@ export function onlineRoutes(online: OnlineService, guard: KeyGuard): FastifyPlu
           summary: 'Public players with an open session seen in the last two minutes',
           security: [{ bearerAuth: [] }],
           'x-required-scopes': ['presence:read'],
+          querystring: Type.Object({
+            server: Type.Optional(
+              Type.String({
+                format: 'uuid',
+                description: 'Only players whose open session is on this server (its id)',
+              }),
+            ),
+          }),
           response: {
             200: Type.Object({
               data: Type.Array(
@@ -24,14 +32,18 @@ export function onlineRoutes(online: OnlineService, guard: KeyGuard): FastifyPlu
                   player: PlayerRef,
                   online: Type.Boolean(),
                   last_seen_at: Type.String({ format: 'date-time' }),
+                  server: Type.Object(
+                    { id: Type.String({ format: 'uuid' }), name: Type.String() },
+                    { description: "The server of the player's latest open session" },
+                  ),
                 }),
               ),
             }),
-            ...errorResponses(401, 403, 429),
+            ...errorResponses(401, 403, 422, 429),
           },
         },
       },
-      async (request) => ({ data: await online.online(keyOf(request)) }),
+      async (request) => ({ data: await online.online(keyOf(request), request.query.server) }),
     );
   };
 }

@@ -11,17 +11,26 @@ export interface OnlineEntry {
   player: Player;
   online: true;
   last_seen_at: string;
+  /** The server of the player's latest open session. */
+  server: { id: string; name: string };
 }
 
 export class OnlineService {
   constructor(private readonly db: Db) {}
 
-  async online(key: AuthKey): Promise<OnlineEntry[]> {
+  /** `serverId`: only players whose open session is on that server (unknown or another workspace's: none). */
+  async online(key: AuthKey, serverId?: string): Promise<OnlineEntry[]> {
     const rows = await repo.onlinePlayers(this.db, {
       workspaceId: key.workspaceId,
       onlyUuids: key.players.length > 0 ? key.players : null,
+      serverId: serverId?.toLowerCase() ?? null,
       windowSeconds: ONLINE_WINDOW_SECONDS,
     });
-    return rows.map((r) => ({ player: toPlayer(r), online: true, last_seen_at: isoRequired(r.last_seen_at) }));
+    return rows.map((r) => ({
+      player: toPlayer(r),
+      online: true,
+      last_seen_at: isoRequired(r.last_seen_at),
+      server: { id: r.server_id, name: r.server_name },
+    }));
   }
 }

@@ -19,20 +19,22 @@ export async function listPublicPlayers(
   q: {
     workspaceId: string;
     search: string | null;
+    /** Case-insensitive exact username (served by `players_workspace_lower_username_idx`). */
+    username: string | null;
     onlyUuids: readonly string[] | null;
     limit: number;
     offset: number | null;
   },
 ): Promise<{ rows: PlayerRow[]; total: number }> {
   const where = `p.workspace_id = $1 AND p.public AND ($2::text IS NULL OR p.username ILIKE $2)
-    AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[]))`;
-  const params = [q.workspaceId, q.search === null ? null : likePattern(q.search), q.onlyUuids];
+    AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[])) AND ($4::text IS NULL OR lower(p.username) = lower($4))`;
+  const params = [q.workspaceId, q.search === null ? null : likePattern(q.search), q.onlyUuids, q.username];
   const [count, rows] = await Promise.all([
     db.query<{ n: number }>(`SELECT count(*)::int AS n FROM players p WHERE ${where}`, params),
     q.offset === null
       ? Promise.resolve([])
       : db.query<PlayerRow>(
-          `SELECT ${COLUMNS} FROM players p WHERE ${where} ORDER BY lower(p.username), p.uuid LIMIT $4 OFFSET $5`,
+          `SELECT ${COLUMNS} FROM players p WHERE ${where} ORDER BY lower(p.username), p.uuid LIMIT $5 OFFSET $6`,
           [...params, q.limit, q.offset],
         ),
   ]);

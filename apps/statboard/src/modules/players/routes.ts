@@ -43,6 +43,7 @@ export function playerRoutes({ players, playerAdmin, key, admin }: PlayerRouteDe
       async (request) =>
         players.list(keyOf(request), {
           search: request.query.search,
+          username: request.query.username,
           page: request.query.page,
           perPage: request.query.per_page,
         }),

@@ -21,6 +21,9 @@ export const PlayerParams = Type.Object({ player: Type.String({ format: 'uuid', 
 
 export const PlayerListQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 64, description: 'Case-insensitive username substring' })),
+  username: Type.Optional(
+    Type.String({ maxLength: 64, description: 'Case-insensitive exact username (combinable with `search` and pages)' }),
+  ),
   ...PageQuery.properties,
   season: Type.Optional(Type.String({ description: 'Accepted for compatibility; players are not per season' })),
 });

@@ -22,7 +22,7 @@ export function toPlayer(row: repo.PlayerRow): Player {
  * The player rule of every key read of one player: the lower-cased UUID, when the key may read that player.
  * Outside the key's player restriction 403, checked before any lookup so that it tells nothing about existence.
  */
-function permittedPlayer(key: AuthKey, uuidParam: string): string {
+export function permittedPlayer(key: AuthKey, uuidParam: string): string {
   const uuid = uuidParam.toLowerCase();
   if (!isUuid(uuid)) throw new AppError('NOT_FOUND', 'Player not found.');
   if (key.players.length > 0 && !key.players.includes(uuid)) {
@@ -32,7 +32,7 @@ function permittedPlayer(key: AuthKey, uuidParam: string): string {
 }
 
 /** The visibility rule: a player unknown in the workspace or not public is 404. */
-function visible<T extends { public: boolean }>(row: T | null): T {
+export function visible<T extends { public: boolean }>(row: T | null): T {
   if (!row?.public) throw new AppError('NOT_FOUND', 'Player not found.');
   return row;
 }
@@ -82,10 +82,14 @@ export class PlayerService {
     });
   }
 
-  async list(key: AuthKey, q: { search?: string; page: number; perPage: number }): Promise<Page<Player>> {
+  async list(
+    key: AuthKey,
+    q: { search?: string; username?: string; page: number; perPage: number },
+  ): Promise<Page<Player>> {
     const { rows, total } = await repo.listPublicPlayers(this.db, {
       workspaceId: key.workspaceId,
       search: q.search === undefined || q.search === '' ? null : q.search,
+      username: q.username === undefined || q.username === '' ? null : q.username,
       onlyUuids: key.players.length > 0 ? key.players : null,
       limit: q.perPage,
       offset: pageOffset(q.page, q.perPage),

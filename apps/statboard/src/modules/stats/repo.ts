@@ -20,6 +20,18 @@ export function listDefinitions(db: Queryable, workspaceId: string): Promise<Sta
   );
 }
 
+/** Public definitions for `GET /stats`, by key (bytewise, as every key listing). */
+export function listPublicDefinitions(
+  db: Queryable,
+  workspaceId: string,
+): Promise<Pick<StatDefinitionRow, 'key' | 'display_name' | 'sort_order'>[]> {
+  return db.query(
+    `SELECT key, display_name, sort_order FROM stat_definitions WHERE workspace_id = $1 AND public
+     ORDER BY key COLLATE "C"`,
+    [workspaceId],
+  );
+}
+
 export async function findDefinition(
   db: Queryable,
   workspaceId: string,

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ADMIN_DOC, adminErrors } from '#src/http/schemas.ts';
+import { ADMIN_DOC, adminErrors, errorResponses } from '#src/http/schemas.ts';
+import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
 import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
-import { StatDefinition, UpdateStatRequest } from './schemas.ts';
+import { PublicStat, StatDefinition, UpdateStatRequest } from './schemas.ts';
 import type { StatDefinitionService } from './service.ts';
 
 /** `/admin/stats`: statistic definitions; every role reads, analysts and up change them. */
@@ -41,6 +42,27 @@ export function statRoutes(stats: StatDefinitionService, guards: AdminGuards): F
       async (request) => ({
         data: await stats.update(actorOf(request), memberOf(request).workspaceId, request.params.key, request.body),
       }),
+    );
+  };
+}
+
+/** `GET /stats`: the public statistic definitions, for websites building pickers and labels. */
+export function publicStatRoutes(stats: StatDefinitionService, guard: KeyGuard): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/stats',
+      {
+        onRequest: guard('stats:read'),
+        schema: {
+          tags: ['Public'],
+          operationId: 'listStats',
+          summary: 'Public statistics: key, display name, category and sort order, by key',
+          security: [{ bearerAuth: [] }],
+          'x-required-scopes': ['stats:read'],
+          response: { 200: Type.Object({ data: Type.Array(Type.Ref(PublicStat)) }), ...errorResponses(401, 403, 429) },
+        },
+      },
+      async (request) => ({ data: await stats.listPublic(keyOf(request).workspaceId) }),
     );
   };
 }

@@ -25,3 +25,15 @@ export const UpdateStatRequest = Type.Object({
   display_name: Type.Optional(NullableString({ maxLength: 255 })),
   sort_order: Type.Optional(SortOrder),
 });
+
+/** A public statistic as key reads see it (`GET /stats`). */
+export const PublicStat = Type.Object(
+  {
+    key: Type.String(),
+    display_name: NullableString(),
+    category: Type.String({ description: "The key's first segment (`minecraft.custom` of `minecraft.custom:…`)" }),
+    sort_order: SortOrder,
+  },
+  { $id: 'PublicStat' },
+);
+export type PublicStat = Static<typeof PublicStat>;

@@ -5,7 +5,7 @@ import { isoRequired } from '#src/lib/time.ts';
 import { checkBody } from '#src/lib/validation.ts';
 import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
 import * as repo from './repo.ts';
-import { type StatDefinition, UpdateStatRequest } from './schemas.ts';
+import { type PublicStat, type StatDefinition, UpdateStatRequest } from './schemas.ts';
 
 function toDefinition(row: repo.StatDefinitionRow): StatDefinition {
   return { ...row, created_at: isoRequired(row.created_at), updated_at: isoRequired(row.updated_at) };
@@ -21,6 +21,16 @@ export class StatDefinitionService {
 
   async list(workspaceId: string): Promise<StatDefinition[]> {
     return (await repo.listDefinitions(this.db, workspaceId)).map(toDefinition);
+  }
+
+  /** Public definitions for key reads, by key; `category` is the key's first segment. */
+  async listPublic(workspaceId: string): Promise<PublicStat[]> {
+    return (await repo.listPublicDefinitions(this.db, workspaceId)).map((d) => ({
+      key: d.key,
+      display_name: d.display_name,
+      category: d.key.split(':', 1)[0]!,
+      sort_order: d.sort_order,
+    }));
   }
 
   /** Changes the given fields (omitted ones keep their value); an unknown key is 404. */

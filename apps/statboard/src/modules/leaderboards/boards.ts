@@ -1,0 +1,156 @@
+import type { Change } from '#src/cache/bus.ts';
+import type { Changes } from '#src/cache/changes.ts';
+import type { Db } from '#src/db/types.ts';
+import { type BoardEntry, RankBoard } from './rank-board.ts';
+import * as repo from './repo.ts';
+
+/** Which board: a statistic (by definition id, with its order) in a season of a workspace. */
+export interface BoardRef {
+  workspaceId: string;
+  seasonId: string;
+  statId: string;
+  order: 'asc' | 'desc';
+}
+
+interface Slot {
+  ref: BoardRef;
+  /** Set once loaded. */
+  board: RankBoard | null;
+  /** The load in progress, if any. */
+  loading: Promise<RankBoard> | null;
+  /** Players whose value changed since the board (or its last refresh) was read from the database. */
+  dirty: Set<string>;
+  /** Anything may have changed (visibility, order): read the whole board again. */
+  stale: boolean;
+  /** The refresh of dirty players in progress, if any. */
+  refreshing: Promise<void> | null;
+}
+
+/**
+ * Rank boards kept in memory while they are read, within a budget of entries (least recently read dropped
+ * first). A board is read from the database once; afterwards, the players a change names are re-read (one
+ * query for all of them, at the next read), and a change that names no players (a player's visibility, a
+ * definition's order) makes it read again whole. Changes come through the change bus, from this instance at
+ * its commits and from the others by NOTIFY; while the bus is unhealthy no board is trusted.
+ */
+export class BoardCache {
+  private readonly slots = new Map<string, Slot>();
+  private entries = 0;
+  private readonly caching: boolean;
+
+  constructor(
+    private readonly db: Db,
+    private readonly changes: Changes,
+    /** Entries held at most, summed over boards (RANK_CACHE_MB / RankBoard.BYTES_PER_ENTRY). */
+    private readonly maxEntries: number,
+  ) {
+    this.caching = changes.caching && maxEntries > 0;
+    changes.onChange((c) => this.forget(c));
+  }
+
+  /** The current board, read or refreshed from the database as needed. */
+  async board(ref: BoardRef): Promise<RankBoard> {
+    if (!this.caching || !this.changes.bus.healthy) return this.load(ref);
+    const key = `${ref.workspaceId}|${ref.seasonId}|${ref.statId}`;
+    let slot = this.slots.get(key);
+    if (slot && slot.ref.order !== ref.order) slot.stale = true;
+    if (!slot) {
+      slot = { ref, board: null, loading: null, dirty: new Set(), stale: true, refreshing: null };
+      this.slots.set(key, slot);
+    } else {
+      // Most recently read last: the map's order is the eviction order.
+      this.slots.delete(key);
+      this.slots.set(key, slot);
+    }
+    if (slot.loading) return slot.loading;
+    if (slot.stale || !slot.board) return this.reload(key, slot, ref);
+    const board = slot.board;
+    // A refresh under way may have taken players marked before this read: wait for it, then refresh what is left.
+    if (slot.refreshing) await slot.refreshing;
+    if (slot.dirty.size > 0) {
+      const refreshing = this.refresh(key, slot, board).finally(() => {
+        if (slot.refreshing === refreshing) slot.refreshing = null;
+      });
+      slot.refreshing = refreshing;
+      await refreshing;
+    }
+    return board;
+  }
+
+  private reload(key: string, slot: Slot, ref: BoardRef): Promise<RankBoard> {
+    slot.stale = false;
+    slot.dirty.clear();
+    slot.ref = ref;
+    const loading = this.load(ref).then(
+      (board) => {
+        if (slot.loading === loading) slot.loading = null;
+        if (this.slots.get(key) === slot) {
+          this.entries += board.size - (slot.board?.size ?? 0);
+          slot.board = board;
+          this.evict(key);
+        }
+        return board;
+      },
+      (err: unknown) => {
+        if (slot.loading === loading) slot.loading = null;
+        slot.stale = true;
+        throw err;
+      },
+    );
+    slot.loading = loading;
+    return loading;
+  }
+
+  /** Re-reads the players marked dirty (those marked while this runs wait for the next read). */
+  private async refresh(key: string, slot: Slot, board: RankBoard): Promise<void> {
+    const players = [...slot.dirty];
+    slot.dirty.clear();
+    try {
+      const rows = await repo.boardEntries(this.db, { ...slot.ref, onlyUuids: players });
+      const before = board.size;
+      for (const uuid of players) board.delete(uuid);
+      for (const r of rows) board.set(toEntry(r));
+      if (this.slots.get(key) === slot && slot.board === board) this.entries += board.size - before;
+    } catch (err) {
+      for (const p of players) slot.dirty.add(p);
+      throw err;
+    }
+  }
+
+  private async load(ref: BoardRef): Promise<RankBoard> {
+    const rows = await repo.boardEntries(this.db, { ...ref, onlyUuids: null });
+    return new RankBoard(ref.order, rows.map(toEntry));
+  }
+
+  /** Drops the least recently read boards beyond the budget (never `keep`, the one just loaded). */
+  private evict(keep: string): void {
+    for (const [key, slot] of this.slots) {
+      if (this.entries <= this.maxEntries) return;
+      if (key === keep || slot.loading) continue;
+      this.entries -= slot.board?.size ?? 0;
+      this.slots.delete(key);
+    }
+  }
+
+  private forget(c: Change | null): void {
+    for (const [key, slot] of this.slots) {
+      if (c === null) {
+        this.entries -= slot.board?.size ?? 0;
+        this.slots.delete(key);
+        continue;
+      }
+      if (c.topic === 'key' || c.topic === 'server' || c.workspaceId !== slot.ref.workspaceId) continue;
+      if (c.topic === 'values' && c.pairs && c.players) {
+        if (c.pairs.some(([season, stat]) => season === slot.ref.seasonId && stat === slot.ref.statId)) {
+          for (const p of c.players) slot.dirty.add(p);
+        }
+      } else {
+        slot.stale = true;
+      }
+    }
+  }
+}
+
+function toEntry(r: repo.BoardRow): BoardEntry {
+  return { uuid: r.uuid, value: r.value, at: r.at };
+}
