@@ -5,7 +5,9 @@ import pg from 'pg';
 /** What changed. Caches drop what a change may affect; `ids` narrow it, their absence means "all of the topic". */
 export type Change =
   | { topic: 'key'; ids: string[] }
-  | { topic: 'server' | 'season' | 'definition' | 'player'; workspaceId: string }
+  | { topic: 'server' | 'season' | 'definition'; workspaceId: string }
+  /** A player's name or visibility changed: `players` (game UUIDs) when known, else any of the workspace. */
+  | { topic: 'player'; workspaceId: string; players?: string[] }
   | {
       topic: 'values';
       workspaceId: string;
@@ -20,6 +22,7 @@ const MAX_PAYLOAD = 7_000;
 /** The same change, less precisely (the whole topic of the workspace): for one too wide for a NOTIFY payload. */
 function narrowToFit(change: Change): Change {
   if (change.topic === 'values') return { topic: 'values', workspaceId: change.workspaceId };
+  if (change.topic === 'player') return { topic: 'player', workspaceId: change.workspaceId };
   if (change.topic === 'key') return { topic: 'key', ids: [] };
   return change;
 }

@@ -220,6 +220,14 @@ describe('GET /api/v1/leaderboards/rank', () => {
     await post(p.uuid, p.name, [{ key: SCORE, value: 500 }], { observedAt: '2026-10-06T13:00:00Z' });
     const first = (await rank(p.uuid)).json() as { entry: Entry; total: number };
     expect(first.entry.rank).toBe(1);
+    // A rename shows at once, in the player's entry and in its neighbours' windows.
+    await post(p.uuid, 'Renamed', [], { observedAt: '2026-10-06T14:00:00Z' });
+    expect(((await rank(p.uuid)).json() as { entry: Entry }).entry.player.username).toBe('Renamed');
+    const second = (await ok<{ entries: Entry[] }>(`/api/v1/leaderboards?season=s1&stat=${SCORE}&limit=2`)).entries[1]!;
+    const around = (await rank(second.player.uuid, '&around=1')).json() as { entries: Entry[] };
+    expect(around.entries[0]!.player.username).toBe('Renamed');
+    const page = await ok<{ entries: Entry[] }>(`/api/v1/leaderboards?season=s1&stat=${SCORE}&limit=1&offset=1`);
+    expect(page.entries[0]!.player.uuid).toBe(second.player.uuid);
     await ctx.services.playerAdmin.update(ACTOR, fx.workspaceId, p.uuid, { public: false });
     expectError(await rank(p.uuid), 404, 'NOT_FOUND');
     expect(((await rank(players[1]!.uuid)).json() as { total: number }).total).toBe(first.total - 1);

@@ -11,6 +11,7 @@ interface OnlineBody {
     player: { id: string; uuid: string; username: string; public: boolean };
     online: boolean;
     last_seen_at: string;
+    server: { id: string; name: string };
   }[];
 }
 

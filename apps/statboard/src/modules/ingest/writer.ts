@@ -320,8 +320,13 @@ export class IngestWriter {
         payloads: notified.map((c) => this.bus.payloadFor(c)).filter((p): p is string => p !== null),
       },
     });
-    const renamedIn = new Set(written.filter((p) => p.renamed).map((p) => p.workspace_id));
-    return { notified, toPublish: [...renamedIn].map((workspaceId) => ({ topic: 'player' as const, workspaceId })) };
+    const renamed = new Map<string, string[]>();
+    for (const p of written)
+      if (p.renamed) renamed.set(p.workspace_id, [...(renamed.get(p.workspace_id) ?? []), p.uuid]);
+    return {
+      notified,
+      toPublish: [...renamed].map(([workspaceId, players]) => ({ topic: 'player' as const, workspaceId, players })),
+    };
   }
 }
 

@@ -36,6 +36,11 @@ interface Slot {
 export class BoardCache {
   private readonly slots = new Map<string, Slot>();
   private entries = 0;
+  /**
+   * The public players of the loaded boards by `workspace|uuid` (row id and name): the entries a read shows are
+   * answered without a query. Kept current by the same changes: a rename or a visibility change names the player.
+   */
+  private readonly directory = new Map<string, PlayerRef>();
   private readonly caching: boolean;
 
   constructor(
@@ -46,6 +51,11 @@ export class BoardCache {
   ) {
     this.caching = changes.caching && maxEntries > 0;
     changes.onChange((c) => this.forget(c));
+  }
+
+  /** A public player of a loaded board (id, UUID, name), if this cache knows it. */
+  player(workspaceId: string, uuid: string): PlayerRef | undefined {
+    return this.caching && this.changes.bus.healthy ? this.directory.get(`${workspaceId}|${uuid}`) : undefined;
   }
 
   /** The current board, read or refreshed from the database as needed. */
@@ -110,6 +120,7 @@ export class BoardCache {
       const before = board.size;
       for (const uuid of players) board.delete(uuid);
       for (const r of rows) board.set(toEntry(r));
+      this.know(slot.ref.workspaceId, rows);
       if (this.slots.get(key) === slot && slot.board === board) this.entries += board.size - before;
     } catch (err) {
       for (const p of players) slot.dirty.add(p);
@@ -119,7 +130,15 @@ export class BoardCache {
 
   private async load(ref: BoardRef): Promise<RankBoard> {
     const rows = await repo.boardEntries(this.db, { ...ref, onlyUuids: null });
+    if (this.caching) this.know(ref.workspaceId, rows);
     return new RankBoard(ref.order, rows.map(toEntry));
+  }
+
+  private know(workspaceId: string, rows: repo.BoardRow[]): void {
+    // Bounded like the boards: past the budget it starts again (the boards' next reads fill it).
+    if (this.directory.size + rows.length > this.maxEntries) this.directory.clear();
+    for (const r of rows)
+      this.directory.set(`${workspaceId}|${r.uuid}`, { id: r.id, uuid: r.uuid, username: r.username });
   }
 
   /** Drops the least recently read boards beyond the budget (never `keep`, the one just loaded). */
@@ -133,22 +152,39 @@ export class BoardCache {
   }
 
   private forget(c: Change | null): void {
-    for (const [key, slot] of this.slots) {
-      if (c === null) {
-        this.entries -= slot.board?.size ?? 0;
-        this.slots.delete(key);
-        continue;
-      }
-      if (c.topic === 'key' || c.topic === 'server' || c.workspaceId !== slot.ref.workspaceId) continue;
+    if (c === null) {
+      this.slots.clear();
+      this.entries = 0;
+      this.directory.clear();
+      return;
+    }
+    if (c.topic === 'key' || c.topic === 'server') return;
+    const ws = `${c.workspaceId}|`;
+    if (c.topic === 'player') {
+      if (c.players) for (const p of c.players) this.directory.delete(ws + p);
+      else for (const k of this.directory.keys()) if (k.startsWith(ws)) this.directory.delete(k);
+    }
+    for (const slot of this.slots.values()) {
+      if (c.workspaceId !== slot.ref.workspaceId) continue;
       if (c.topic === 'values' && c.pairs && c.players) {
         if (c.pairs.some(([season, stat]) => season === slot.ref.seasonId && stat === slot.ref.statId)) {
           for (const p of c.players) slot.dirty.add(p);
         }
+      } else if (c.topic === 'player' && c.players) {
+        // Renamed or shown/hidden: re-read on the next read (the refresh reads names and visibility too).
+        for (const p of c.players) slot.dirty.add(p);
       } else {
         slot.stale = true;
       }
     }
   }
+}
+
+/** A player as board reads show it. */
+export interface PlayerRef {
+  id: string;
+  uuid: string;
+  username: string;
 }
 
 function toEntry(r: repo.BoardRow): BoardEntry {

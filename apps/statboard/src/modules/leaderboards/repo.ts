@@ -44,7 +44,10 @@ export function topValues(
 }
 
 export interface BoardRow {
+  /** The player's row id, game UUID and name (the board's entries are answered without another query). */
+  id: string;
   uuid: string;
+  username: string;
   value: number;
   /** `updated_at` in microseconds since the epoch. */
   at: number;
@@ -59,7 +62,7 @@ export function boardEntries(
   q: { seasonId: string; statId: string; onlyUuids: readonly string[] | null },
 ): Promise<BoardRow[]> {
   return db.query<BoardRow>(
-    `SELECT p.uuid::text AS uuid, s.value, (extract(epoch FROM s.updated_at) * 1000000)::float8 AS at
+    `SELECT p.id, p.uuid::text AS uuid, p.username, s.value, (extract(epoch FROM s.updated_at) * 1000000)::float8 AS at
      FROM player_stats s JOIN players p ON p.id = s.player_id
      WHERE s.season_id = $1 AND s.stat_id = $2 AND p.public AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[]))`,
     [q.seasonId, q.statId, q.onlyUuids],

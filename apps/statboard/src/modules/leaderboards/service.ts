@@ -201,15 +201,17 @@ export class LeaderboardService {
     window: { entry: BoardEntry; rank: number }[],
   ): Promise<RankedEntry[]> {
     if (window.length === 0) return [];
-    const players = new Map(
-      (
-        await repo.playersByUuid(
-          this.db,
-          workspaceId,
-          window.map((w) => w.entry.uuid),
-        )
-      ).map((p) => [p.uuid, p]),
-    );
+    // The board's own players first (loaded with it, kept current); one query for any it does not know.
+    const players = new Map<string, { id: string; uuid: string; username: string; public: boolean }>();
+    const missing: string[] = [];
+    for (const { entry } of window) {
+      const known = this.boards.player(workspaceId, entry.uuid);
+      if (known) players.set(entry.uuid, { ...known, public: true });
+      else missing.push(entry.uuid);
+    }
+    if (missing.length > 0) {
+      for (const p of await repo.playersByUuid(this.db, workspaceId, missing)) players.set(p.uuid, p);
+    }
     const out: RankedEntry[] = [];
     for (const { entry, rank } of window) {
       const p = players.get(entry.uuid);

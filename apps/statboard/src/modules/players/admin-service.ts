@@ -42,7 +42,7 @@ export class PlayerAdminService {
       const row = isUuid(ref) ? await repo.findPlayer(tx, workspaceId, ref.toLowerCase()) : null;
       if (!row) throw new AppError('NOT_FOUND', 'Player not found.');
       const after = toAdminPlayer(await repo.setPublic(tx, row.id, body.public));
-      await this.changes.publish(tx, { topic: 'player', workspaceId });
+      await this.changes.publish(tx, { topic: 'player', workspaceId, players: [after.uuid] });
       await this.audit.record(tx, actor, {
         workspaceId,
         action: 'PLAYER_UPDATED',
