@@ -119,12 +119,15 @@ function intVar(env: Env, name: string, def: number, min: number, max: number, p
 export const DEFAULT_PLAYER_CACHE_MB = 128;
 
 /**
- * Default of RANK_CACHE_MB: rank boards (every public value of a statistic in a season, for ranks and pages
- * past the top) of about 420,000 entries in all, e.g. four statistics of 100,000 players.
+ * Default of RANK_CACHE_MB: rank boards (every public value of a statistic in a season, with its player, for
+ * ranks and pages past the top) of about 335,000 entries in all, e.g. three statistics of 100,000 players.
  */
-export const DEFAULT_RANK_CACHE_MB = 64;
-/** Heap bytes of one rank board entry, measured (see RankBoard). */
-const RANK_BOARD_BYTES_PER_ENTRY = 160;
+export const DEFAULT_RANK_CACHE_MB = 192;
+/**
+ * Bytes of one rank board entry as the process's RSS grows with boards (the entry, its player's UUID, id and name,
+ * its answer's JSON once read, the index slot): measured by bench:ranks.
+ */
+const RANK_BOARD_BYTES_PER_ENTRY = 600;
 
 function str(env: Env, name: string): string | null {
   const v = env[name];

@@ -28,19 +28,14 @@ interface Slot {
 
 /**
  * Rank boards kept in memory while they are read, within a budget of entries (least recently read dropped
- * first). A board is read from the database once; afterwards, the players a change names are re-read (one
- * query for all of them, at the next read), and a change that names no players (a player's visibility, a
- * definition's order) makes it read again whole. Changes come through the change bus, from this instance at
+ * first), each entry with its player's id and name. A board is read from the database once; afterwards, the
+ * players a change names (new values, a rename, a visibility change) are re-read (one query for all of them, at
+ * the next read), and a change that names no players (a definition's order) makes it read again whole. Changes come through the change bus, from this instance at
  * its commits and from the others by NOTIFY; while the bus is unhealthy no board is trusted.
  */
 export class BoardCache {
   private readonly slots = new Map<string, Slot>();
   private entries = 0;
-  /**
-   * The public players of the loaded boards by `workspace|uuid` (row id and name): the entries a read shows are
-   * answered without a query. Kept current by the same changes: a rename or a visibility change names the player.
-   */
-  private readonly directory = new Map<string, PlayerRef>();
   private readonly caching: boolean;
 
   constructor(
@@ -53,9 +48,19 @@ export class BoardCache {
     changes.onChange((c) => this.forget(c));
   }
 
-  /** A public player of a loaded board (id, UUID, name), if this cache knows it. */
-  player(workspaceId: string, uuid: string): PlayerRef | undefined {
-    return this.caching && this.changes.bus.healthy ? this.directory.get(`${workspaceId}|${uuid}`) : undefined;
+  /**
+   * The board at once when it is loaded and current (nothing to re-read), else undefined: `board` then gets it.
+   * What lets a rank be answered on the fast path without a promise.
+   */
+  ready(ref: BoardRef): RankBoard | undefined {
+    if (!this.caching || !this.changes.bus.healthy) return undefined;
+    const key = `${ref.workspaceId}|${ref.seasonId}|${ref.statId}`;
+    const slot = this.slots.get(key);
+    if (!slot?.board || slot.stale || slot.loading || slot.refreshing || slot.dirty.size > 0) return undefined;
+    if (slot.ref.order !== ref.order) return undefined;
+    this.slots.delete(key);
+    this.slots.set(key, slot);
+    return slot.board;
   }
 
   /** The current board, read or refreshed from the database as needed. */
@@ -119,8 +124,7 @@ export class BoardCache {
       const rows = await repo.boardEntries(this.db, { ...slot.ref, onlyUuids: players });
       const before = board.size;
       for (const uuid of players) board.delete(uuid);
-      for (const r of rows) board.set(toEntry(r));
-      this.know(slot.ref.workspaceId, rows);
+      for (const r of rows) board.set(boardEntry(r));
       if (this.slots.get(key) === slot && slot.board === board) this.entries += board.size - before;
     } catch (err) {
       for (const p of players) slot.dirty.add(p);
@@ -130,15 +134,7 @@ export class BoardCache {
 
   private async load(ref: BoardRef): Promise<RankBoard> {
     const rows = await repo.boardEntries(this.db, { ...ref, onlyUuids: null });
-    if (this.caching) this.know(ref.workspaceId, rows);
-    return new RankBoard(ref.order, rows.map(toEntry));
-  }
-
-  private know(workspaceId: string, rows: repo.BoardRow[]): void {
-    // Bounded like the boards: past the budget it starts again (the boards' next reads fill it).
-    if (this.directory.size + rows.length > this.maxEntries) this.directory.clear();
-    for (const r of rows)
-      this.directory.set(`${workspaceId}|${r.uuid}`, { id: r.id, uuid: r.uuid, username: r.username });
+    return new RankBoard(ref.order, rows.map(boardEntry));
   }
 
   /** Drops the least recently read boards beyond the budget (never `keep`, the one just loaded). */
@@ -155,15 +151,9 @@ export class BoardCache {
     if (c === null) {
       this.slots.clear();
       this.entries = 0;
-      this.directory.clear();
       return;
     }
     if (c.topic === 'key' || c.topic === 'server') return;
-    const ws = `${c.workspaceId}|`;
-    if (c.topic === 'player') {
-      if (c.players) for (const p of c.players) this.directory.delete(ws + p);
-      else for (const k of this.directory.keys()) if (k.startsWith(ws)) this.directory.delete(k);
-    }
     for (const slot of this.slots.values()) {
       if (c.workspaceId !== slot.ref.workspaceId) continue;
       if (c.topic === 'values' && c.pairs && c.players) {
@@ -180,13 +170,7 @@ export class BoardCache {
   }
 }
 
-/** A player as board reads show it. */
-export interface PlayerRef {
-  id: string;
-  uuid: string;
-  username: string;
-}
-
-function toEntry(r: repo.BoardRow): BoardEntry {
-  return { uuid: r.uuid, value: r.value, at: r.at };
+/** A row of `repo.boardEntries` as a board's entry. */
+export function boardEntry(r: repo.BoardRow): BoardEntry {
+  return { uuid: r.uuid, id: r.id, username: r.username, value: r.value, at: r.at, json: null };
 }

@@ -16,11 +16,13 @@ function reference(order: 'asc' | 'desc', entries: BoardEntry[]): { entry: Board
 
 const uuidOf = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 // Few distinct values and times: many ties.
-const entry = fc.record({
-  uuid: fc.integer({ min: 0, max: 40 }).map(uuidOf),
-  value: fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom(0.5, -0, 1e300)),
-  at: fc.integer({ min: 0, max: 4 }).map((t) => 1_700_000_000_000_000 + t),
-});
+const entry = fc
+  .record({
+    uuid: fc.integer({ min: 0, max: 40 }).map(uuidOf),
+    value: fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom(0.5, -0, 1e300)),
+    at: fc.integer({ min: 0, max: 4 }).map((t) => 1_700_000_000_000_000 + t),
+  })
+  .map((e): BoardEntry => ({ ...e, id: e.uuid, username: 'P', json: null }));
 
 describe('RankBoard', () => {
   it('orders, ranks and slices exactly as a full sort with competition ranks, through any changes', () => {

@@ -1,10 +1,23 @@
-/** One public value on a board. */
+/** One public value on a board, with its player (an entry is replaced, never changed, when any of it changes). */
 export interface BoardEntry {
   /** Game UUID, lower case (compared as PostgreSQL compares uuids: bytewise, which is the hex text's order). */
   uuid: string;
+  /** The player's row id and name. */
+  id: string;
+  username: string;
   value: number;
   /** `updated_at` in microseconds since the epoch: the database's precision, so ties break as its ORDER BY does. */
   at: number;
+  /** The entry's JSON after its rank (`"player":{…},"value":…,"updated_at":"…"}`), made at its first read. */
+  json: string | null;
+}
+
+/** `"player":{…},"value":…,"updated_at":"…"}`: an answer's entry without its leading `{"rank":N,`. */
+export function entryTail(e: BoardEntry): string {
+  e.json ??=
+    `"player":${JSON.stringify({ id: e.id, uuid: e.uuid, username: e.username, public: true })},` +
+    `"value":${JSON.stringify(e.value)},"updated_at":"${new Date(Math.floor(e.at / 1000)).toISOString()}"}`;
+  return e.json;
 }
 
 /**

@@ -68,15 +68,3 @@ export function boardEntries(
     [q.seasonId, q.statId, q.onlyUuids],
   );
 }
-
-/** Players of a workspace by game UUID (any visibility; the caller filters). */
-export function playersByUuid(
-  db: Queryable,
-  workspaceId: string,
-  uuids: readonly string[],
-): Promise<{ id: string; uuid: string; username: string; public: boolean }[]> {
-  return db.query(
-    'SELECT id, uuid::text AS uuid, username, public FROM players WHERE workspace_id = $1 AND uuid = ANY($2::uuid[])',
-    [workspaceId, uuids],
-  );
-}

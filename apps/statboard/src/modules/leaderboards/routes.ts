@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastReads } from '#src/http/fast-reads.ts';
 import { errorResponses, PlayerRef, SeasonRef } from '#src/http/schemas.ts';
-import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
+import type { KeyGuard } from '#src/plugins/key-auth.ts';
 import type { LeaderboardService } from './service.ts';
 
 const LeaderboardQuery = Type.Object({
@@ -61,32 +61,28 @@ export function leaderboardRoutes(
       answer: (k, _params, query) => leaderboards.json(k, query),
     });
 
-    app.get(
-      '/leaderboards/rank',
-      {
-        onRequest: key.guard('leaderboards:read'),
-        schema: {
-          tags: ['Public'],
-          operationId: 'getLeaderboardRank',
-          summary: "A player's rank in a leaderboard and the entries around it",
-          security: [{ bearerAuth: [] }],
-          'x-required-scopes': ['leaderboards:read'],
-          querystring: RankQuery,
-          response: {
-            200: Type.Object({
-              season: SeasonRef,
-              stat: Type.String(),
-              total: Type.Integer({ description: 'Public players with a value' }),
-              entry: Entry,
-              entries: Type.Array(Entry, {
-                description: 'Up to `around` entries above the player, its own, and up to `around` below, in order',
-              }),
+    key.reads.route(app, key.guard, {
+      url: '/leaderboards/rank',
+      scope: 'leaderboards:read',
+      querystring: RankQuery,
+      doc: {
+        tags: ['Public'],
+        operationId: 'getLeaderboardRank',
+        summary: "A player's rank in a leaderboard and the entries around it",
+        response: {
+          200: Type.Object({
+            season: SeasonRef,
+            stat: Type.String(),
+            total: Type.Integer({ description: 'Public players with a value' }),
+            entry: Entry,
+            entries: Type.Array(Entry, {
+              description: 'Up to `around` entries above the player, its own, and up to `around` below, in order',
             }),
-            ...errorResponses(401, 403, 404, 422, 429),
-          },
+          }),
+          ...errorResponses(401, 403, 404, 422, 429),
         },
       },
-      async (request) => leaderboards.rank(keyOf(request), request.query),
-    );
+      answer: (k, _params, query) => leaderboards.rankJson(k, query),
+    });
   };
 }

@@ -8,8 +8,8 @@ import { isoRequired } from '#src/lib/time.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import { type Player, permittedPlayer, toPlayer } from '#src/modules/players/service.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
-import type { BoardCache, BoardRef } from './boards.ts';
-import type { BoardEntry } from './rank-board.ts';
+import { type BoardCache, type BoardRef, boardEntry } from './boards.ts';
+import { entryTail, RankBoard } from './rank-board.ts';
 import { clampLimit, competitionRanks } from './ranking.ts';
 import * as repo from './repo.ts';
 
@@ -40,16 +40,6 @@ export interface RankQuery {
   player: string;
   /** Entries shown above and below the player (0–50, default 5). */
   around?: number;
-}
-
-/** `GET /leaderboards/rank`: a player's entry and its neighbourhood. */
-export interface PlayerRank {
-  season: Season;
-  stat: string;
-  /** Public players with a value. */
-  total: number;
-  entry: RankedEntry;
-  entries: RankedEntry[];
 }
 
 /** Ranked values of one statistic in one season. */
@@ -106,17 +96,29 @@ export class LeaderboardService {
   private top(key: AuthKey, q: LeaderboardQuery, season: Season, def: repo.DefinitionRow): Maybe<Buffer> {
     const limit = clampLimit(q.limit);
     const offset = q.offset ?? 0;
-    // Only the tops are cached as answers: pages further down are slices of the rank board (kept in memory), and
-    // thousands of them would push the tops out.
-    if (!this.tops || key.players.length > 0 || offset > 0) return this.build(key, season, def, limit, offset);
+    if (key.players.length > 0) return this.build(key, season, def, limit, offset);
+    // A page further down is a slice of the rank board (its ranks are global without counting the entries before
+    // it), at once when the board is current; only the tops are cached as answers (thousands of pages would push
+    // them out).
+    if (offset > 0) return this.withBoard(key, season, def, (board) => page(board, season, def, offset, limit));
+    if (!this.tops) return this.build(key, season, def, limit, 0);
     const cacheKey = `${key.workspaceId}|${season.id}|${def.id}|${limit}`;
     return this.tops.peek(cacheKey) ?? this.tops.get(cacheKey, () => this.build(key, season, def, limit, 0));
   }
 
-  /**
-   * The answer of `json`. The top of a board is one query; a page further down comes from the rank board (its
-   * ranks are global without counting the entries before it); a player-restricted key's board is its players'.
-   */
+  /** `answer` of the current board: at once when it is current, else once it is read. */
+  private withBoard(
+    key: AuthKey,
+    season: Season,
+    def: repo.DefinitionRow,
+    answer: (board: RankBoard) => Buffer,
+  ): Maybe<Buffer> {
+    const ref: BoardRef = { workspaceId: key.workspaceId, seasonId: season.id, statId: def.id, order: def.sort_order };
+    const ready = this.boards.ready(ref);
+    return ready ? answer(ready) : this.boards.board(ref).then(answer);
+  }
+
+  /** The answer of `json` with one query: the top of a board, or a player-restricted key's board (its players'). */
   private async build(
     key: AuthKey,
     season: Season,
@@ -124,108 +126,88 @@ export class LeaderboardService {
     limit: number,
     offset: number,
   ): Promise<Buffer> {
-    let entries: RankedEntry[];
-    if (offset > 0 && key.players.length === 0) {
-      const board = await this.boards.board(this.boardRef(key, season, def));
-      entries = await this.withPlayers(key.workspaceId, board.slice(offset, offset + limit));
-    } else {
-      const rows = await repo.topValues(this.db, {
-        seasonId: season.id,
-        statId: def.id,
-        order: def.sort_order,
-        onlyUuids: key.players.length > 0 ? key.players : null,
-        limit: offset + limit,
-      });
-      const ranks = competitionRanks(rows.map((r) => r.value));
-      entries = rows.slice(offset).map((r, i) => ({
+    const rows = await repo.topValues(this.db, {
+      seasonId: season.id,
+      statId: def.id,
+      order: def.sort_order,
+      onlyUuids: key.players.length > 0 ? key.players : null,
+      limit: offset + limit,
+    });
+    const ranks = competitionRanks(rows.map((r) => r.value));
+    const board: Leaderboard = {
+      season,
+      stat: def.key,
+      entries: rows.slice(offset).map((r, i) => ({
         rank: ranks[offset + i]!,
         player: toPlayer(r),
         value: r.value,
         updated_at: isoRequired(r.updated_at),
-      }));
-    }
-    const board: Leaderboard = { season, stat: def.key, entries };
+      })),
+    };
     return Buffer.from(JSON.stringify(board));
   }
 
   /**
-   * `GET /leaderboards/rank`: the player's entry and up to `around` entries on each side, with the ranks and
-   * order of `/leaderboards` (the same board for a player-restricted key: its own players'). A player outside
-   * the key's restriction is 403 before anything is looked up; one without a public value 404.
+   * `GET /leaderboards/rank` as the answer's JSON in UTF-8: the player's entry and up to `around` entries on each
+   * side, with the ranks and order of `/leaderboards` (for a player-restricted key, the board of its players). A
+   * player outside the key's restriction is 403 before anything is looked up; one without a public value 404.
+   * At once when the season, the definition and the board are at hand (a binary search in the board).
    */
-  async rank(key: AuthKey, q: RankQuery): Promise<PlayerRank> {
+  rankJson(key: AuthKey, q: RankQuery): Maybe<Buffer> {
     const uuid = permittedPlayer(key, q.player);
-    const season = await this.seasons.readable(key, q.season);
-    const def = await this.publicDefinition(key.workspaceId, q.stat);
+    const season = this.seasons.readable(key, q.season);
+    return season instanceof Promise
+      ? season.then((s) => this.rankIn(key, q, uuid, s))
+      : this.rankIn(key, q, uuid, season);
+  }
+
+  private rankIn(key: AuthKey, q: RankQuery, uuid: string, season: Season): Maybe<Buffer> {
+    const def = this.publicDefinition(key.workspaceId, q.stat);
     const around = q.around ?? 5;
-    let total: number;
-    let window: { entry: BoardEntry; rank: number }[];
-    if (key.players.length === 0) {
-      const board = await this.boards.board(this.boardRef(key, season, def));
-      const index = board.indexOf(uuid);
-      if (index < 0) throw noValue(def.key);
-      total = board.size;
-      window = board.slice(index - around, index + around + 1);
-    } else {
-      const rows = await repo.topValues(this.db, {
-        seasonId: season.id,
-        statId: def.id,
-        order: def.sort_order,
-        onlyUuids: key.players,
-        limit: key.players.length,
-      });
-      const index = rows.findIndex((r) => r.uuid === uuid);
-      if (index < 0) throw noValue(def.key);
-      const ranks = competitionRanks(rows.map((r) => r.value));
-      total = rows.length;
-      const from = Math.max(0, index - around);
-      window = rows.slice(from, index + around + 1).map((r, i) => ({
-        entry: { uuid: r.uuid, value: r.value, at: r.updated_at.getTime() * 1000 },
-        rank: ranks[from + i]!,
-      }));
-    }
-    const entries = await this.withPlayers(key.workspaceId, window);
-    const entry = entries.find((e) => e.player.uuid === uuid);
-    // Hidden between the board's read and the players': no public value any more.
-    if (!entry) throw noValue(def.key);
-    return { season, stat: def.key, total, entry, entries };
+    const answer = (d: repo.DefinitionRow): Maybe<Buffer> =>
+      key.players.length > 0
+        ? this.restrictedRank(key, uuid, season, d, around)
+        : this.withBoard(key, season, d, (board) => rankAnswer(board, season, d, uuid, around));
+    return def instanceof Promise ? def.then(answer) : answer(def);
   }
 
-  private boardRef(key: AuthKey, season: Season, def: repo.DefinitionRow): BoardRef {
-    return { workspaceId: key.workspaceId, seasonId: season.id, statId: def.id, order: def.sort_order };
+  /** A rank among a player-restricted key's players: their board is small, read with one query. */
+  private async restrictedRank(
+    key: AuthKey,
+    uuid: string,
+    season: Season,
+    def: repo.DefinitionRow,
+    around: number,
+  ): Promise<Buffer> {
+    const rows = await repo.boardEntries(this.db, { seasonId: season.id, statId: def.id, onlyUuids: key.players });
+    return rankAnswer(new RankBoard(def.sort_order, rows.map(boardEntry)), season, def, uuid, around);
   }
+}
 
-  /** Board entries as the answer's entries: the players read with one query (their names may change). */
-  private async withPlayers(
-    workspaceId: string,
-    window: { entry: BoardEntry; rank: number }[],
-  ): Promise<RankedEntry[]> {
-    if (window.length === 0) return [];
-    // The board's own players first (loaded with it, kept current); one query for any it does not know.
-    const players = new Map<string, { id: string; uuid: string; username: string; public: boolean }>();
-    const missing: string[] = [];
-    for (const { entry } of window) {
-      const known = this.boards.player(workspaceId, entry.uuid);
-      if (known) players.set(entry.uuid, { ...known, public: true });
-      else missing.push(entry.uuid);
-    }
-    if (missing.length > 0) {
-      for (const p of await repo.playersByUuid(this.db, workspaceId, missing)) players.set(p.uuid, p);
-    }
-    const out: RankedEntry[] = [];
-    for (const { entry, rank } of window) {
-      const p = players.get(entry.uuid);
-      // Gone or hidden since the board was read: left out, as the next read of the board will.
-      if (!p?.public) continue;
-      out.push({
-        rank,
-        player: toPlayer(p),
-        value: entry.value,
-        updated_at: new Date(Math.floor(entry.at / 1000)).toISOString(),
-      });
-    }
-    return out;
-  }
+/** Entries `from`–`to` of a board as the JSON array of an answer. */
+function entriesJson(board: RankBoard, from: number, to: number): string {
+  let out = '[';
+  for (const { entry, rank } of board.slice(from, to))
+    out += `${out.length > 1 ? ',' : ''}{"rank":${rank},${entryTail(entry)}`;
+  return `${out}]`;
+}
+
+/** `/leaderboards` past the top: `{season, stat, entries}`. */
+function page(board: RankBoard, season: Season, def: repo.DefinitionRow, offset: number, limit: number): Buffer {
+  return Buffer.from(
+    `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"entries":${entriesJson(board, offset, offset + limit)}}`,
+  );
+}
+
+/** `/leaderboards/rank`: `{season, stat, total, entry, entries}`; 404 without a public value. */
+function rankAnswer(board: RankBoard, season: Season, def: repo.DefinitionRow, uuid: string, around: number): Buffer {
+  const index = board.indexOf(uuid);
+  if (index < 0) throw noValue(def.key);
+  const own = board.slice(index, index + 1)[0]!;
+  return Buffer.from(
+    `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"total":${board.size},` +
+      `"entry":{"rank":${own.rank},${entryTail(own.entry)},"entries":${entriesJson(board, index - around, index + around + 1)}}`,
+  );
 }
 
 function noValue(statKey: string): AppError {
