@@ -8,19 +8,15 @@ export interface BoardEntry {
   value: number;
   /** `updated_at` in microseconds since the epoch: the database's precision, so ties break as its ORDER BY does. */
   at: number;
-  /** The entry's JSON after its rank (`"player":{…},"value":…,"updated_at":"…"}`) in UTF-8, made at its first read. */
-  json: Buffer | null;
+  /** The entry's JSON after its rank (`"player":{…},"value":…,"updated_at":"…"}`), made at its first read. */
+  json: string | null;
 }
 
-/**
- * `"player":{…},"value":…,"updated_at":"…"}` in UTF-8: an answer's entry without its leading `{"rank":N,`, made
- * once per entry (answers are put together from these bytes, not encoded again per request).
- */
-export function entryTail(e: BoardEntry): Buffer {
-  e.json ??= Buffer.from(
+/** `"player":{…},"value":…,"updated_at":"…"}`: an answer's entry without its leading `{"rank":N,`. */
+export function entryTail(e: BoardEntry): string {
+  e.json ??=
     `"player":${JSON.stringify({ id: e.id, uuid: e.uuid, username: e.username, public: true })},` +
-      `"value":${JSON.stringify(e.value)},"updated_at":"${new Date(Math.floor(e.at / 1000)).toISOString()}"}`,
-  );
+    `"value":${JSON.stringify(e.value)},"updated_at":"${new Date(Math.floor(e.at / 1000)).toISOString()}"}`;
   return e.json;
 }
 

@@ -184,25 +184,19 @@ export class LeaderboardService {
   }
 }
 
-/** Entries `from`–`to` of a board as the JSON array of an answer, appended to `parts` (UTF-8). */
-function pushEntries(parts: Buffer[], board: RankBoard, from: number, to: number): void {
-  let sep = '[';
-  for (const { entry, rank } of board.slice(from, to)) {
-    parts.push(Buffer.from(`${sep}{"rank":${rank},`), entryTail(entry));
-    sep = ',';
-  }
-  parts.push(sep === '[' ? EMPTY_ARRAY : CLOSE_ARRAY);
+/** Entries `from`–`to` of a board as the JSON array of an answer. */
+function entriesJson(board: RankBoard, from: number, to: number): string {
+  let out = '[';
+  for (const { entry, rank } of board.slice(from, to))
+    out += `${out.length > 1 ? ',' : ''}{"rank":${rank},${entryTail(entry)}`;
+  return `${out}]`;
 }
-
-const EMPTY_ARRAY = Buffer.from('[]}');
-const CLOSE_ARRAY = Buffer.from(']}');
-const ENTRIES = Buffer.from(',"entries":');
 
 /** `/leaderboards` past the top: `{season, stat, entries}`. */
 function page(board: RankBoard, season: Season, def: repo.DefinitionRow, offset: number, limit: number): Buffer {
-  const parts = [Buffer.from(`{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"entries":`)];
-  pushEntries(parts, board, offset, offset + limit);
-  return Buffer.concat(parts);
+  return Buffer.from(
+    `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"entries":${entriesJson(board, offset, offset + limit)}}`,
+  );
 }
 
 /** `/leaderboards/rank`: `{season, stat, total, entry, entries}`; 404 without a public value. */
@@ -210,16 +204,10 @@ function rankAnswer(board: RankBoard, season: Season, def: repo.DefinitionRow, u
   const index = board.indexOf(uuid);
   if (index < 0) throw noValue(def.key);
   const own = board.slice(index, index + 1)[0]!;
-  const parts = [
-    Buffer.from(
-      `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"total":${board.size},` +
-        `"entry":{"rank":${own.rank},`,
-    ),
-    entryTail(own.entry),
-    ENTRIES,
-  ];
-  pushEntries(parts, board, index - around, index + around + 1);
-  return Buffer.concat(parts);
+  return Buffer.from(
+    `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"total":${board.size},` +
+      `"entry":{"rank":${own.rank},${entryTail(own.entry)},"entries":${entriesJson(board, index - around, index + around + 1)}}`,
+  );
 }
 
 function noValue(statKey: string): AppError {
