@@ -236,6 +236,39 @@ describe('GET /api/v1/leaderboards/rank', () => {
   });
 });
 
+describe('a board after many changes', () => {
+  it('reads the whole board again rather than moving thousands of players one by one, with the same answers', async () => {
+    const target = players[10]!;
+    const before = (
+      await getJson(ctx, web, `/api/v1/leaderboards/rank?season=s1&stat=${LOW}&player=${target.uuid}`)
+    ).json();
+    // The value changes in the database, and a change names thousands of players (as a burst of uploads would).
+    const [def] = await ctx.db.query<{ id: string }>(
+      'SELECT id FROM stat_definitions WHERE workspace_id = $1 AND key = $2',
+      [fx.workspaceId, LOW],
+    );
+    await ctx.db.query(
+      `UPDATE player_stats SET value = -1, updated_at = now()
+       WHERE stat_id = $1 AND player_id = (SELECT id FROM players WHERE uuid = $2)`,
+      [def!.id, target.uuid],
+    );
+    await ctx.bus.publish({
+      topic: 'values',
+      workspaceId: fx.workspaceId,
+      pairs: [[fx.seasonId, def!.id]],
+      players: [target.uuid, ...Array.from({ length: 3_000 }, () => uuid())],
+    });
+    const after = (
+      await getJson(ctx, web, `/api/v1/leaderboards/rank?season=s1&stat=${LOW}&player=${target.uuid}`)
+    ).json() as {
+      entry: Entry;
+    };
+    expect(after.entry.value).toBe(-1);
+    expect(after.entry.rank).toBe(1);
+    expect(after).not.toEqual(before);
+  });
+});
+
 describe('GET /api/v1/online?server=', () => {
   it('gives every entry its server and keeps only the players on the one asked for', async () => {
     const second = await ctx.services.servers.create(ACTOR, fx.workspaceId, {

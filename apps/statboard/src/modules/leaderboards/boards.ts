@@ -4,6 +4,9 @@ import type { Db } from '#src/db/types.ts';
 import { type BoardEntry, RankBoard } from './rank-board.ts';
 import * as repo from './repo.ts';
 
+/** Changed players re-read and moved one by one at most; more make the board be read again whole. */
+const MAX_MOVES = 2_000;
+
 /** Which board: a statistic (by definition id, with its order) in a season of a workspace. */
 export interface BoardRef {
   workspaceId: string;
@@ -82,6 +85,10 @@ export class BoardCache {
     const board = slot.board;
     // A refresh under way may have taken players marked before this read: wait for it, then refresh what is left.
     if (slot.refreshing) await slot.refreshing;
+    // Many players changed since the last read (a busy board read rarely): reading it whole is cheaper than
+    // moving each of them in the sorted array.
+    if (slot.dirty.size > Math.max(MAX_MOVES, board.size / 8) && !slot.loading) return this.reload(key, slot, ref);
+    if (slot.loading) return slot.loading;
     if (slot.dirty.size > 0) {
       const refreshing = this.refresh(key, slot, board).finally(() => {
         if (slot.refreshing === refreshing) slot.refreshing = null;
