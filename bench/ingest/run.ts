@@ -17,6 +17,11 @@ import { ChangeBus } from '../../apps/statboard/src/cache/bus.ts';
 import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
 import { ensureDefinitions } from '../../apps/statboard/src/modules/ingest/repo.ts';
 import { type IngestItem, IngestWriter } from '../../apps/statboard/src/modules/ingest/writer.ts';
+import { LeaderWatch } from '../../apps/statboard/src/modules/webhooks/leaders.ts';
+import { Outbox } from '../../apps/statboard/src/modules/webhooks/outbox.ts';
+import { insertWebhook } from '../../apps/statboard/src/modules/webhooks/repo.ts';
+import { WEBHOOK_EVENTS } from '../../apps/statboard/src/modules/webhooks/schemas.ts';
+import { WebhookSubscriptions } from '../../apps/statboard/src/modules/webhooks/subscriptions.ts';
 import { type RunningServer, startServer } from '../lib/child.ts';
 import { LEAN_NOTE, loopLoad, postLoad } from '../lib/load.ts';
 import { BackendPids, createDatabase, type ScratchDatabase } from '../lib/pg.ts';
@@ -72,6 +77,8 @@ interface Row {
 const HISTORY_OFF =
   'service writer alone, 2 write slots, history off (HISTORY_ENABLED=false: the writer before history)';
 const HISTORY_ON = 'service writer alone, 2 write slots, history on, observations as the mod sends them (the default)';
+const HOOKED =
+  'service writer alone, 2 write slots, history on, one webhook subscribed to every event (new players and leader changes looked for, as the service)';
 const HISTORY_EVERY =
   'service writer alone, 2 write slots, history on, every batch an hour after the last (a point for every value replaced)';
 
@@ -359,9 +366,23 @@ async function benchDatabase(kind: 'pg' | 'pglite'): Promise<{ rows: Row[]; diag
         const own = makePlayers(PLAYERS);
         const warmWriter = new IngestWriter(db, ChangeBus.local(), SERVICE_WRITE_SLOTS);
         for (const p of own) await warmWriter.submit(writerItem(ws, p, 20));
-        const variants: { what: string; history: boolean; players: BenchPlayer[]; at: (p: BenchPlayer) => Date }[] = [
+        // Integrations: one enabled webhook subscribed to every event; no sender runs, so deliveries stay queued.
+        await insertWebhook(
+          db,
+          ws.workspaceId,
+          { url: 'https://93.184.216.34/hook', description: null, events: [...WEBHOOK_EVENTS], enabled: true },
+          'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+        );
+        const variants: {
+          what: string;
+          history: boolean;
+          hooks?: boolean;
+          players: BenchPlayer[];
+          at: (p: BenchPlayer) => Date;
+        }[] = [
           { what: HISTORY_OFF, history: false, players, at: () => new Date() },
           { what: HISTORY_ON, history: true, players, at: () => new Date() },
+          { what: HOOKED, history: true, hooks: true, players, at: () => new Date() },
           {
             what: HISTORY_EVERY,
             history: true,
@@ -376,12 +397,19 @@ async function benchDatabase(kind: 'pg' | 'pglite'): Promise<{ rows: Row[]; diag
         const results = new Map<string, Diagnostic[]>();
         for (let round = 0; round < ROUNDS; round++) {
           for (const v of variants) {
-            const writer = new IngestWriter(db, ChangeBus.local(), SERVICE_WRITE_SLOTS, {
-              maxBatches: Number.POSITIVE_INFINITY,
-              maxBytes: Number.POSITIVE_INFINITY,
-              deadlineMs: 0,
-              history: v.history,
-            });
+            const bus = ChangeBus.local();
+            const writer = new IngestWriter(
+              db,
+              bus,
+              SERVICE_WRITE_SLOTS,
+              {
+                maxBatches: Number.POSITIVE_INFINITY,
+                maxBytes: Number.POSITIVE_INFINITY,
+                deadlineMs: 0,
+                history: v.history,
+              },
+              v.hooks ? { leaders: new LeaderWatch(bus, new WebhookSubscriptions(bus)), outbox: new Outbox() } : null,
+            );
             const meter = new CpuMeter(() => svcBackends!.list());
             await meter.start();
             const result = await loopLoad(conns, SECONDS, () => {
@@ -518,6 +546,17 @@ function analysis(rows: Row[], diagnostics: Diagnostic[]): string {
         'value moves into a later hour, so as the mod uploads (every minute or so) the cost is the wider row and ' +
         `returned columns. In the worst case, where every value replaced also writes a point, it does ` +
         `${fmtInt(every.result.perSecond)} batches/s (${fmtRatio(every.result.perSecond / off.result.perSecond)}).`,
+    );
+  }
+  const hooked = diagnostics.find((d) => d.what === HOOKED);
+  if (on && hooked) {
+    const r = hooked.result.perSecond / on.result.perSecond;
+    out.push(
+      `**Webhooks** (same run, interleaved rounds): with one webhook subscribed to every event, the writer does ` +
+        `${fmtInt(hooked.result.perSecond)} batches/s against ${fmtInt(on.result.perSecond)} without integrations ` +
+        `(${fmtRatio(r)}; target: within 5 %, ${r >= 0.95 ? 'met' : 'not met'}). New players are found by the ` +
+        'statement that inserts them; a leader change is looked for only where a value beats the rank 1 the ' +
+        'writer remembers, so a batch without one costs a map lookup per value and no SQL.',
     );
   }
   if (pg20?.raw && async) {

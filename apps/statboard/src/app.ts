@@ -32,6 +32,8 @@ import { publicStatRoutes, statRoutes } from './modules/stats/routes.ts';
 import { PublicStat, StatDefinition } from './modules/stats/schemas.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { AdminUser } from './modules/users/schemas.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { Webhook, WebhookDelivery, WebhookWithSecret } from './modules/webhooks/schemas.ts';
 import { registerErrorHandling, sendError } from './plugins/errors.ts';
 import { keyGuard } from './plugins/key-auth.ts';
 import { MemoryRateLimiter, RedisRateLimiter, type RedisStateLog, RequestLimits } from './plugins/rate-limit.ts';
@@ -52,6 +54,9 @@ const COMPONENTS: TSchema[] = [
   PublicStat,
   AdminUser,
   AuditRecord,
+  Webhook,
+  WebhookWithSecret,
+  WebhookDelivery,
 ];
 
 export interface AppOptions {
@@ -187,6 +192,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
       await v1.register(statRoutes(services.stats, admin));
       await v1.register(userRoutes(services.users, admin));
       await v1.register(auditLogRoutes(services.audit, admin));
+      await v1.register(webhookRoutes(services.webhooks, admin));
       await v1.register(meRoutes(services.setup, admin));
       await v1.register(setupRoutes(services.setup, admin));
       v1.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

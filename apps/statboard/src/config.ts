@@ -51,6 +51,8 @@ export interface Config {
   readonly embeddedCheckpointMs: number;
   /** Limits that keep every answer bounded in time and memory when the database or a client misbehaves. */
   readonly timeouts: Timeouts;
+  /** Webhook deliveries: private addresses allowed (WEBHOOK_ALLOW_PRIVATE) and the time one attempt may take. */
+  readonly webhooks: { readonly allowPrivate: boolean; readonly timeoutMs: number };
 }
 
 /** Timeouts and bounds, in milliseconds and counts (documented in the README's configuration table). */
@@ -273,5 +275,9 @@ export function loadConfig(env: Env = process.env): Config {
     historyEnabled: boolVar(env, 'HISTORY_ENABLED', true, problems),
     embeddedCheckpointMs,
     timeouts,
+    webhooks: Object.freeze({
+      allowPrivate: boolVar(env, 'WEBHOOK_ALLOW_PRIVATE', false, problems),
+      timeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60, problems) * 1000,
+    }),
   });
 }

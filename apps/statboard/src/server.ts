@@ -9,6 +9,7 @@ import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
 import { HistoryFolder } from './modules/history/fold.ts';
 import { ensureStartupBootstrapToken } from './modules/setup/startup.ts';
+import { WebhookDispatcher } from './modules/webhooks/dispatcher.ts';
 import { buildServices } from './services.ts';
 
 /**
@@ -75,6 +76,12 @@ async function main(): Promise<void> {
   await ensureStartupBootstrapToken(services, config, logger);
   const folder = new HistoryFolder(db, config.historyRetentionDays, logger);
   folder.start();
+  const dispatcher = new WebhookDispatcher(db, services.outbox, {
+    timeoutMs: config.webhooks.timeoutMs,
+    allowPrivate: config.webhooks.allowPrivate,
+    log: logger,
+  });
+  dispatcher.start();
 
   let closing = false;
   const close = async (signal: string) => {
@@ -93,6 +100,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await folder.stop();
+      await dispatcher.stop();
       await services.flush();
       await bus.close();
       await db.close();

@@ -19,6 +19,10 @@ import { type Clock, SessionService } from './modules/sessions/service.ts';
 import { SetupService } from './modules/setup/service.ts';
 import { StatDefinitionService } from './modules/stats/service.ts';
 import { UserService } from './modules/users/service.ts';
+import { LeaderWatch } from './modules/webhooks/leaders.ts';
+import { Outbox } from './modules/webhooks/outbox.ts';
+import { WebhookService } from './modules/webhooks/service.ts';
+import { WebhookSubscriptions } from './modules/webhooks/subscriptions.ts';
 import { WorkspaceService } from './modules/workspaces/service.ts';
 
 /**
@@ -44,6 +48,9 @@ export interface Services {
   readonly users: UserService;
   readonly sessions: SessionService;
   readonly audit: AuditService;
+  readonly webhooks: WebhookService;
+  /** The webhook outbox: changes store their events in it; the dispatcher is woken by it. */
+  readonly outbox: Outbox;
   /** Rejected batches and servers' last accepted batch (written in batches). */
   readonly diagnostics: IngestDiagnostics;
   /**
@@ -65,6 +72,7 @@ export type ServiceConfig = Pick<
   | 'rankCacheEntries'
   | 'historyEnabled'
   | 'timeouts'
+  | 'webhooks'
 >;
 
 export interface ServiceOptions {
@@ -82,12 +90,15 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
   const bus = options.bus ?? ChangeBus.local();
   // One collector for the process: it writes on its own connection, outside any transaction.
   const diagnostics = new IngestDiagnostics(db);
+  const outbox = new Outbox();
+  // What the ingest writer knows of rank 1s, for `leaderboard.leader_changed` (one for the process).
+  const leaders = new LeaderWatch(bus, new WebhookSubscriptions(bus));
   const build = (handle: Db, caching: boolean): Services => {
     const changes = new Changes(bus, caching);
     const audit = new AuditService(handle);
-    const keys = new KeyService(handle, changes, audit);
+    const keys = new KeyService(handle, changes, audit, outbox);
     const servers = new ServerService(handle, changes, audit);
-    const seasons = new SeasonService(handle, changes, audit);
+    const seasons = new SeasonService(handle, changes, audit, outbox);
     const workspaces = new WorkspaceService(handle, audit);
     const users = new UserService(handle, audit);
     const players = new PlayerService(handle, changes, seasons, config.playerCacheBytes);
@@ -110,11 +121,13 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
       history: new HistoryService(handle, players, seasons, leaderboards),
       imports: new ImportService(handle, changes, audit, seasons, config.historyEnabled),
       online: new OnlineService(handle),
-      ingest: new IngestService(handle, bus, servers, seasons, config, diagnostics),
+      ingest: new IngestService(handle, bus, servers, seasons, config, diagnostics, { leaders, outbox }),
       setup: new SetupService(handle, workspaces, users, audit),
       users,
       sessions: new SessionService(handle, config, options.clock),
       audit,
+      webhooks: new WebhookService(handle, changes, audit, outbox, config.webhooks),
+      outbox,
       diagnostics,
       transaction: (fn) => handle.transaction((tx) => fn(build(transactionalDb(tx, db.kind), false))),
       flush: async () => {

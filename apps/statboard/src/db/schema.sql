@@ -284,6 +284,68 @@ TABLE users
   index CREATE UNIQUE INDEX users_oidc_issuer_oidc_subject_key ON public.users USING btree (oidc_issuer, oidc_subject)
   index CREATE UNIQUE INDEX users_pkey ON public.users USING btree (id)
 
+TABLE webhook_attempts
+  column delivery_id uuid NOT NULL
+  column attempt integer NOT NULL
+  column started_at timestamp with time zone NOT NULL
+  column duration_ms integer NOT NULL
+  column status_code integer
+  column error text
+  constraint webhook_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id) ON DELETE CASCADE
+  constraint webhook_attempts_pkey PRIMARY KEY (delivery_id, attempt)
+  index CREATE UNIQUE INDEX webhook_attempts_pkey ON public.webhook_attempts USING btree (delivery_id, attempt)
+
+TABLE webhook_deliveries
+  column id uuid NOT NULL DEFAULT gen_random_uuid()
+  column webhook_id uuid NOT NULL
+  column message_id uuid NOT NULL
+  column status text NOT NULL DEFAULT 'pending'::text
+  column attempts integer NOT NULL DEFAULT 0
+  column next_attempt_at timestamp with time zone NOT NULL DEFAULT now()
+  column locked_until timestamp with time zone
+  column lease uuid
+  column last_attempt_at timestamp with time zone
+  column delivered_at timestamp with time zone
+  column created_at timestamp with time zone NOT NULL DEFAULT now()
+  constraint webhook_deliveries_message_id_fkey FOREIGN KEY (message_id) REFERENCES webhook_messages(id) ON DELETE CASCADE
+  constraint webhook_deliveries_pkey PRIMARY KEY (id)
+  constraint webhook_deliveries_status_check CHECK (status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text]))
+  constraint webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id) ON DELETE CASCADE
+  index CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text)
+  index CREATE INDEX webhook_deliveries_finished_idx ON public.webhook_deliveries USING btree (created_at) WHERE (status <> 'pending'::text)
+  index CREATE INDEX webhook_deliveries_message_idx ON public.webhook_deliveries USING btree (message_id)
+  index CREATE INDEX webhook_deliveries_pending_idx ON public.webhook_deliveries USING btree (webhook_id) WHERE (status = 'pending'::text)
+  index CREATE UNIQUE INDEX webhook_deliveries_pkey ON public.webhook_deliveries USING btree (id)
+  index CREATE INDEX webhook_deliveries_webhook_idx ON public.webhook_deliveries USING btree (webhook_id, created_at DESC, id)
+
+TABLE webhook_messages
+  column id uuid NOT NULL DEFAULT gen_random_uuid()
+  column workspace_id uuid NOT NULL
+  column type text NOT NULL
+  column data jsonb NOT NULL
+  column created_at timestamp with time zone NOT NULL DEFAULT now()
+  constraint webhook_messages_pkey PRIMARY KEY (id)
+  constraint webhook_messages_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+  index CREATE INDEX webhook_messages_created_idx ON public.webhook_messages USING btree (created_at)
+  index CREATE UNIQUE INDEX webhook_messages_pkey ON public.webhook_messages USING btree (id)
+
+TABLE webhooks
+  column id uuid NOT NULL DEFAULT gen_random_uuid()
+  column workspace_id uuid NOT NULL
+  column url text NOT NULL
+  column description text
+  column events text[] NOT NULL
+  column enabled boolean NOT NULL DEFAULT true
+  column secret text NOT NULL
+  column previous_secret text
+  column previous_secret_until timestamp with time zone
+  column created_at timestamp with time zone NOT NULL DEFAULT now()
+  column updated_at timestamp with time zone NOT NULL DEFAULT now()
+  constraint webhooks_pkey PRIMARY KEY (id)
+  constraint webhooks_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+  index CREATE UNIQUE INDEX webhooks_pkey ON public.webhooks USING btree (id)
+  index CREATE INDEX webhooks_workspace_idx ON public.webhooks USING btree (workspace_id) WHERE enabled
+
 TABLE workspace_memberships
   column workspace_id uuid NOT NULL
   column user_id uuid NOT NULL

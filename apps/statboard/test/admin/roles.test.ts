@@ -19,7 +19,7 @@ type Who = Role | 'none';
 const ALL: Who[] = ['owner', 'admin', 'analyst', 'readonly', 'none'];
 
 interface AdminRoute {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   /** Roles that may call it; everyone else (and a user without a role) gets 403. */
   allowed: Role[];
@@ -36,6 +36,14 @@ const ADMINS: Role[] = ['owner', 'admin'];
 const freshKey = async () =>
   (await w.services.keys.create(ACTOR, t.workspaceId, { name: `k${++n}`, type: 'client', scopes: ['ingest:write'] }))
     .data.id;
+
+const freshWebhook = async () =>
+  (
+    await w.services.webhooks.create(ACTOR, t.workspaceId, {
+      url: `https://93.184.216.34/hook/${++n}`,
+      events: ['webhook.test'],
+    })
+  ).data.id;
 
 const ROUTES: AdminRoute[] = [
   {
@@ -166,6 +174,61 @@ const ROUTES: AdminRoute[] = [
     allowed: ADMINS,
     ok: 200,
     make: async () => ({ url: '/api/v1/admin/audit-log' }),
+  },
+  {
+    method: 'GET',
+    path: '/admin/webhooks',
+    allowed: ADMINS,
+    ok: 200,
+    make: async () => ({ url: '/api/v1/admin/webhooks' }),
+  },
+  {
+    method: 'POST',
+    path: '/admin/webhooks',
+    allowed: ADMINS,
+    ok: 201,
+    make: async () => ({
+      url: '/api/v1/admin/webhooks',
+      body: { url: `https://93.184.216.34/hook/${++n}`, events: ['season.activated'] },
+    }),
+  },
+  {
+    method: 'PUT',
+    path: '/admin/webhooks/{webhook}',
+    allowed: ADMINS,
+    ok: 200,
+    make: async () => ({
+      url: `/api/v1/admin/webhooks/${await freshWebhook()}`,
+      body: { url: 'https://93.184.216.34/hook', events: ['api_key.revoked'] },
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: '/admin/webhooks/{webhook}',
+    allowed: ADMINS,
+    ok: 204,
+    make: async () => ({ url: `/api/v1/admin/webhooks/${await freshWebhook()}` }),
+  },
+  {
+    method: 'POST',
+    path: '/admin/webhooks/{webhook}/rotate-secret',
+    allowed: ADMINS,
+    ok: 200,
+    make: async () => ({ url: `/api/v1/admin/webhooks/${await freshWebhook()}/rotate-secret` }),
+  },
+  {
+    method: 'POST',
+    path: '/admin/webhooks/{webhook}/test',
+    allowed: ADMINS,
+    ok: 202,
+    make: async () => ({ url: `/api/v1/admin/webhooks/${await freshWebhook()}/test` }),
+  },
+  {
+    method: 'GET',
+    path: '/admin/webhooks/{webhook}/deliveries',
+    allowed: ADMINS,
+    ok: 200,
+    make: async () => ({ url: `/api/v1/admin/webhooks/${await freshWebhook()}/deliveries` }),
   },
 ];
 

@@ -14,7 +14,7 @@ let conformance: Conformance;
 /** A request of a signed-in browser (or none: no cookie), checked against the served document. */
 async function call(
   who: Browser | null,
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   template: string,
   url: string,
   opts: { body?: unknown; headers?: Record<string, string> } = {},
@@ -215,6 +215,50 @@ describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () =>
       expect((await call(analyst(), 'GET', T, T)).statusCode).toBe(403);
       expect((await call(null, 'GET', T, T)).statusCode).toBe(401);
     });
+  });
+
+  it('manages webhooks (admin): create, list, replace, rotate, test, deliveries, delete; 401, 403, 404, 409, 422', async () => {
+    const LIST = '/api/v1/admin/webhooks';
+    const ONE = '/api/v1/admin/webhooks/{webhook}';
+    const body = { url: 'https://93.184.216.34/hook', events: ['season.activated', 'webhook.test'] };
+    const created = await call(admin(), 'POST', LIST, LIST, { body });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().data.id as string;
+    const url = `${LIST}/${id}`;
+    expect((await call(admin(), 'POST', LIST, LIST, { body: { ...body, url: 'http://10.0.0.1/' } })).statusCode).toBe(
+      422,
+    );
+    expect((await call(admin(), 'GET', LIST, LIST)).statusCode).toBe(200);
+    expect((await call(admin(), 'PUT', ONE, url, { body })).statusCode).toBe(200);
+    expect((await call(admin(), 'PUT', ONE, url, { body: { ...body, events: [] } })).statusCode).toBe(422);
+    expect((await call(admin(), 'PUT', ONE, `${LIST}/${randomUUID()}`, { body })).statusCode).toBe(404);
+    const ROTATE = `${ONE}/rotate-secret`;
+    expect((await call(admin(), 'POST', ROTATE, `${url}/rotate-secret`)).statusCode).toBe(200);
+    expect((await call(admin(), 'POST', ROTATE, `${LIST}/${randomUUID()}/rotate-secret`)).statusCode).toBe(404);
+    const TEST = `${ONE}/test`;
+    expect((await call(admin(), 'POST', TEST, `${url}/test`)).statusCode).toBe(202);
+    const DELIVERIES = `${ONE}/deliveries`;
+    expect((await call(admin(), 'GET', DELIVERIES, `${url}/deliveries`)).statusCode).toBe(200);
+    expect((await call(admin(), 'GET', DELIVERIES, `${url}/deliveries?per_page=0`)).statusCode).toBe(422);
+    expect((await call(admin(), 'GET', DELIVERIES, `${LIST}/${randomUUID()}/deliveries`)).statusCode).toBe(404);
+    expect((await call(admin(), 'PUT', ONE, url, { body: { ...body, enabled: false } })).statusCode).toBe(200);
+    expect((await call(admin(), 'POST', TEST, `${url}/test`)).statusCode).toBe(409);
+    expect((await call(admin(), 'POST', TEST, `${LIST}/${randomUUID()}/test`)).statusCode).toBe(404);
+    for (const [method, template, path] of [
+      ['GET', LIST, LIST],
+      ['POST', LIST, LIST],
+      ['PUT', ONE, url],
+      ['DELETE', ONE, url],
+      ['POST', ROTATE, `${url}/rotate-secret`],
+      ['POST', TEST, `${url}/test`],
+      ['GET', DELIVERIES, `${url}/deliveries`],
+    ] as const) {
+      const opts = method === 'POST' || method === 'PUT' ? { body } : {};
+      expect((await call(analyst(), method, template, path, opts)).statusCode).toBe(403);
+      expect((await call(null, method, template, path, opts)).statusCode).toBe(401);
+    }
+    expect((await call(admin(), 'DELETE', ONE, url)).statusCode).toBe(204);
+    expect((await call(admin(), 'DELETE', ONE, url)).statusCode).toBe(404);
   });
 
   it('POST /setup/bootstrap: 401 without a session, 409 once a workspace exists', async () => {

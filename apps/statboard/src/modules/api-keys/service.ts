@@ -7,6 +7,7 @@ import { iso, isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import { checkBody, Problems } from '#src/lib/validation.ts';
 import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import type { Outbox } from '#src/modules/webhooks/outbox.ts';
 import * as repo from './repo.ts';
 import {
   type ApiKey,
@@ -106,6 +107,7 @@ export class KeyService {
     private readonly db: Db,
     private readonly changes: Changes,
     private readonly audit: AuditService,
+    private readonly outbox: Outbox | null = null,
   ) {
     const rows = changes.cache<string, VerifiedRow | null>(30_000, 20_000);
     this.rows = rows;
@@ -290,6 +292,11 @@ export class KeyService {
         before: this.toRecord(existing),
         after: { revoked: this.toRecord(old), replacement: issued.data, grace_seconds: grace },
       });
+      await this.outbox?.add(tx, workspaceId, 'api_key.rotated', {
+        api_key: this.toRecord(old),
+        replacement: issued.data,
+        grace_seconds: grace,
+      });
       return issued;
     });
   }
@@ -309,6 +316,7 @@ export class KeyService {
         before: this.toRecord(existing),
         after,
       });
+      await this.outbox?.add(tx, workspaceId, 'api_key.revoked', { api_key: after });
       return after;
     });
   }

@@ -25,7 +25,11 @@ export type AuditAction =
   | 'WORKSPACE_BOOTSTRAPPED'
   | 'WORKSPACE_OWNER_BOOTSTRAPPED'
   | 'WORKSPACE_CREATED'
-  | 'BOOTSTRAP_TOKEN_CREATED';
+  | 'BOOTSTRAP_TOKEN_CREATED'
+  | 'WEBHOOK_CREATED'
+  | 'WEBHOOK_UPDATED'
+  | 'WEBHOOK_DELETED'
+  | 'WEBHOOK_SECRET_ROTATED';
 
 /**
  * Who makes a change, and through which request: a signed-in user over HTTP, or a label such as `cli` where

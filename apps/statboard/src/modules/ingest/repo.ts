@@ -1,5 +1,6 @@
 import { numberArray, textArray, timestampArray, uuidArray } from '#src/db/array-literal.ts';
 import type { Queryable } from '#src/db/types.ts';
+import { firstSeenOutbox, leaderOutbox } from '#src/modules/webhooks/repo.ts';
 
 export interface PlayerUpsert {
   workspaceId: string;
@@ -72,9 +73,9 @@ export interface GroupRows {
  * The rule of every stored value, after `INSERT INTO player_stats (…) SELECT …` (CTE `stat_rows`): the latest
  * observation wins and a late one never overwrites a newer value; `updated_at` (the leaderboard's tie-break)
  * moves only when the value changes. With `history`, the value and observation it replaced are kept and returned
- * for `historyInsert`.
+ * for `historyInsert`; with `rows` (implied by `history`), the rows written are returned.
  */
-export function valueUpsert(history: boolean): string {
+export function valueUpsert(history: boolean, rows = history): string {
   return `ON CONFLICT (season_id, stat_id, player_id) DO UPDATE SET
          value = excluded.value,
          observed_at = excluded.observed_at,
@@ -82,7 +83,13 @@ export function valueUpsert(history: boolean): string {
          ${history ? ', replaced_value = player_stats.value, replaced_observed_at = player_stats.observed_at' : ''}
        WHERE player_stats.observed_at <= excluded.observed_at
          AND (player_stats.value <> excluded.value OR player_stats.observed_at < excluded.observed_at)
-       RETURNING ${history ? 'player_id, season_id, stat_id, observed_at, replaced_value, replaced_observed_at' : '1'}`;
+       RETURNING ${
+         history
+           ? 'player_id, season_id, stat_id, value, observed_at, replaced_value, replaced_observed_at'
+           : rows
+             ? 'player_id, season_id, stat_id, value'
+             : '1'
+       }`;
 }
 
 /**
@@ -102,17 +109,39 @@ export function historyInsert(history: boolean): string {
        RETURNING 1`;
 }
 
+/** A value that may make its player a board's new rank 1 (see `LeaderWatch`). */
+export interface LeaderCandidateRow {
+  workspaceId: string;
+  seasonId: string;
+  statId: string;
+  playerUuid: string;
+}
+
+export interface GroupWritten {
+  /** The group's players, with a `renamed` flag. */
+  players: { id: string; workspace_id: string; uuid: string; renamed: boolean }[];
+  /** Webhook messages stored by the statement (new players, new leaders). */
+  messages: number;
+  /** Boards (season id + statistic id) whose candidate became rank 1. */
+  leaders: string[];
+}
+
 /**
  * Writes a whole group in ONE statement (one round trip, atomic on its own): players are upserted first and
- * the values, sessions and events of the same statement join their ids. Returns the players with a `renamed`
- * flag (the sibling CTE `before` reads the rows as they were before the statement).
+ * the values, sessions and events of the same statement join their ids; the webhook outbox (new players, and
+ * new leaders among `candidates`) is written by the same statement. Returns the players with a `renamed` flag
+ * (the sibling CTE `before` reads the rows as they were before the statement).
  */
 export async function writeGroup(
   db: Queryable,
   history: boolean,
   g: GroupRows,
-): Promise<{ id: string; workspace_id: string; uuid: string; renamed: boolean }[]> {
-  return db.query(
+  /** Null: no webhook outbox (a writer built without integrations: tools, benchmarks). */
+  candidates: readonly LeaderCandidateRow[] | null = null,
+): Promise<GroupWritten> {
+  const outbox = candidates !== null;
+  const leaders = outbox && candidates.length > 0;
+  const rows = await db.query<GroupWritten['players'][number] & { messages: number; leaders: string[] }>(
     `WITH input AS (
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) WITH ORDINALITY AS t(w, u, n, o, i)
      ), before AS (
@@ -125,7 +154,7 @@ export async function writeGroup(
                          THEN excluded.username ELSE players.username END,
          username_observed_at = GREATEST(players.username_observed_at, excluded.username_observed_at),
          last_seen_at = now(), updated_at = now()
-       RETURNING id, workspace_id, uuid, username
+       RETURNING id, workspace_id, uuid, username, first_seen_at, (xmax = 0) AS inserted
      ), ids AS (
        SELECT input.i, up.id FROM up JOIN input ON input.w = up.workspace_id AND input.u = up.uuid
      ), items AS (
@@ -137,7 +166,7 @@ export async function writeGroup(
        JOIN items ON items.i = v.it
        JOIN ids ON ids.i = items.p
        ORDER BY items.s, v.d, ids.id
-       ${valueUpsert(history)}
+       ${valueUpsert(history, leaders)}
      ), history_rows AS (
        ${historyInsert(history)}
      ), session_rows AS (
@@ -164,8 +193,10 @@ export async function writeGroup(
        RETURNING 1
      ), notified AS (
        SELECT count(pg_notify($13, payload)) AS n FROM unnest($14::text[]) AS payload
-     )
-     SELECT up.id, up.workspace_id, up.uuid, (b.username IS NOT NULL AND b.username <> up.username) AS renamed
+     )${outbox ? `, ${firstSeenOutbox('$15')}` : ''}${leaders ? `, ${leaderOutbox(16)}` : ''}
+     SELECT up.id, up.workspace_id, up.uuid, (b.username IS NOT NULL AND b.username <> up.username) AS renamed,
+       (${outbox ? '(SELECT count(*) FROM first_seen)' : '0'}${leaders ? ' + (SELECT count(*) FROM leader_messages)' : ''})::int AS messages,
+       ${leaders ? "(SELECT coalesce(json_agg(s::text || d::text), '[]'::json) FROM leaders)" : "'[]'::json"} AS leaders
      FROM up LEFT JOIN before b ON b.workspace_id = up.workspace_id AND b.uuid = up.uuid CROSS JOIN notified`,
     [
       uuidArray(g.players.map((r) => r.workspaceId)),
@@ -182,8 +213,22 @@ export async function writeGroup(
       JSON.stringify(g.events),
       g.notify.channel,
       textArray(g.notify.payloads),
+      ...(outbox ? [uuidArray([...new Set(g.players.map((r) => r.workspaceId))])] : []),
+      ...(leaders
+        ? [
+            uuidArray(candidates.map((c) => c.workspaceId)),
+            uuidArray(candidates.map((c) => c.seasonId)),
+            uuidArray(candidates.map((c) => c.statId)),
+            uuidArray(candidates.map((c) => c.playerUuid)),
+          ]
+        : []),
     ],
   );
+  return {
+    players: rows,
+    messages: rows[0]?.messages ?? 0,
+    leaders: rows[0]?.leaders ?? [],
+  };
 }
 
 /** One rejection bucket: counts of the same (reason, key, server address, player) in one hour. */

@@ -8,7 +8,7 @@ import type { SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
 import type { IngestDiagnostics } from './diagnostics.ts';
 import type { IngestBatchBody } from './schemas.ts';
-import { IngestWriter } from './writer.ts';
+import { type IngestHooks, IngestWriter } from './writer.ts';
 
 /** A client clock may run ahead; observations further in the future than this are stored as "now + skew". */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -48,16 +48,23 @@ export class IngestService {
     private readonly seasons: SeasonService,
     config: Pick<Config, 'nextUploadAfterSeconds' | 'timeouts' | 'historyEnabled'>,
     private readonly diagnostics: IngestDiagnostics | null = null,
+    hooks: IngestHooks | null = null,
   ) {
     this.nextUploadAfter = config.nextUploadAfterSeconds;
     const t = config.timeouts;
-    this.writer = new IngestWriter(db, bus, db.kind === 'pglite' ? 1 : 2, {
-      maxBatches: t.ingestQueueBatches,
-      maxBytes: t.ingestQueueBytes,
-      // The longest the service waits for the database: an upload is answered within it whatever happens.
-      deadlineMs: t.databaseQueryMs,
-      history: config.historyEnabled,
-    });
+    this.writer = new IngestWriter(
+      db,
+      bus,
+      db.kind === 'pglite' ? 1 : 2,
+      {
+        maxBatches: t.ingestQueueBatches,
+        maxBytes: t.ingestQueueBytes,
+        // The longest the service waits for the database: an upload is answered within it whatever happens.
+        deadlineMs: t.databaseQueryMs,
+        history: config.historyEnabled,
+      },
+      hooks,
+    );
   }
 
   private readonly nextUploadAfter: number;

@@ -3,6 +3,8 @@ import { isDatabaseUnavailable } from '#src/db/availability.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { unavailable } from '#src/errors.ts';
 import { sqlState } from '#src/lib/pg-errors.ts';
+import type { LeaderWatch, WrittenValue } from '#src/modules/webhooks/leaders.ts';
+import type { Outbox } from '#src/modules/webhooks/outbox.ts';
 import * as repo from './repo.ts';
 
 /** One accepted batch, checked and ready to write. */
@@ -47,6 +49,12 @@ const UNBOUNDED: WriterLimits = {
   history: true,
 };
 
+/** The webhook events ingest produces: new players (always, in SQL) and new leaders (where subscribed). */
+export interface IngestHooks {
+  leaders: LeaderWatch;
+  outbox: Outbox;
+}
+
 /** Statistic definition ids by workspace, then key. */
 type DefinitionIds = Map<string, Map<string, string>>;
 
@@ -86,6 +94,7 @@ export class IngestWriter {
     private readonly bus: ChangeBus,
     private readonly slots: number,
     private readonly limits: WriterLimits = UNBOUNDED,
+    private readonly hooks: IngestHooks | null = null,
   ) {}
 
   /** Resolves once `item` is committed. `bytes`: its size as received, counted against the queue's bound. */
@@ -195,6 +204,7 @@ export class IngestWriter {
                 return this.writeRows(tx, items, learned);
               });
         for (const [w, ids] of learned) for (const [k, id] of ids) remember(this.definitionIds, w, k, id);
+        changes.committed();
         // After the commit and before any batch of the group is answered: a client that reads right after its
         // 200 sees its own values.
         // Values were already announced to other instances by the statement itself (pg_notify, at commit).
@@ -230,7 +240,7 @@ export class IngestWriter {
     db: Queryable,
     items: IngestItem[],
     learned: DefinitionIds,
-  ): Promise<{ notified: Change[]; toPublish: Change[] }> {
+  ): Promise<{ notified: Change[]; toPublish: Change[]; committed: () => void }> {
     const defId = (w: string, k: string) => {
       const id = this.definitionIds.get(w)?.get(k) ?? learned.get(w)?.get(k);
       // Every key was known or ensured before this runs.
@@ -309,23 +319,55 @@ export class IngestWriter {
       for (const v of values.values()) statRows.push({ item: v.item, statId: v.statId, value: v.value });
     }
     const notified = valueChanges(items, statRows);
-    const written = await repo.writeGroup(db, this.limits.history !== false, {
-      players: sortedKeys.map((k) => players.get(k)!),
-      items: itemRows,
-      stats: statRows,
-      sessions: [...sessions.values()],
-      events: [...events.values()],
-      notify: {
-        channel: CHANGE_CHANNEL,
-        payloads: notified.map((c) => this.bus.payloadFor(c)).filter((p): p is string => p !== null),
+    // Leader changes: only where a webhook listens, and only values that beat the rank 1 the writer knows of.
+    const watched: WrittenValue[] = [];
+    if (this.hooks) {
+      const listening = await this.hooks.leaders.listening(
+        db,
+        items.map((it) => it.workspaceId),
+      );
+      if (listening.size > 0) {
+        for (const r of statRows) {
+          const it = items[r.item - 1]!;
+          if (!listening.has(it.workspaceId)) continue;
+          watched.push({
+            workspaceId: it.workspaceId,
+            seasonId: it.seasonId,
+            statId: r.statId,
+            playerUuid: it.player.uuid,
+            value: r.value,
+          });
+        }
+      }
+    }
+    const candidates = watched.length > 0 ? await this.hooks!.leaders.candidates(db, watched) : [];
+    const written = await repo.writeGroup(
+      db,
+      this.limits.history !== false,
+      {
+        players: sortedKeys.map((k) => players.get(k)!),
+        items: itemRows,
+        stats: statRows,
+        sessions: [...sessions.values()],
+        events: [...events.values()],
+        notify: {
+          channel: CHANGE_CHANNEL,
+          payloads: notified.map((c) => this.bus.payloadFor(c)).filter((p): p is string => p !== null),
+        },
       },
-    });
+      this.hooks ? candidates : null,
+    );
     const renamed = new Map<string, string[]>();
-    for (const p of written)
+    for (const p of written.players)
       if (p.renamed) renamed.set(p.workspace_id, [...(renamed.get(p.workspace_id) ?? []), p.uuid]);
     return {
       notified,
       toPublish: [...renamed].map(([workspaceId, players]) => ({ topic: 'player' as const, workspaceId, players })),
+      committed: () => {
+        if (!this.hooks) return;
+        if (watched.length > 0) this.hooks.leaders.settle(watched, candidates, written.leaders);
+        if (written.messages > 0) this.hooks.outbox.stored();
+      },
     };
   }
 }

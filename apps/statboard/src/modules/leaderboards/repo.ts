@@ -15,6 +15,14 @@ export async function findDefinition(db: Queryable, workspaceId: string, key: st
   return rows[0] ?? null;
 }
 
+/**
+ * The leaderboard's order, for `player_stats s JOIN players p`: the value in the statistic's order, ties to the
+ * earlier `updated_at`, then the lower player UUID. Every query that ranks uses it.
+ */
+export function rankOrder(order: 'asc' | 'desc'): string {
+  return `s.value ${order === 'asc' ? 'ASC' : 'DESC'}, s.updated_at ASC, p.uuid ASC`;
+}
+
 export interface RankedRow {
   id: string;
   uuid: string;
@@ -32,12 +40,11 @@ export function topValues(
   db: Queryable,
   q: { seasonId: string; statId: string; order: 'asc' | 'desc'; onlyUuids: readonly string[] | null; limit: number },
 ): Promise<RankedRow[]> {
-  const dir = q.order === 'asc' ? 'ASC' : 'DESC';
   return db.query<RankedRow>(
     `SELECT p.id, p.uuid, p.username, p.public, s.value, s.updated_at
      FROM player_stats s JOIN players p ON p.id = s.player_id
      WHERE s.season_id = $1 AND s.stat_id = $2 AND p.public AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[]))
-     ORDER BY s.value ${dir}, s.updated_at ASC, p.uuid ASC
+     ORDER BY ${rankOrder(q.order)}
      LIMIT $4`,
     [q.seasonId, q.statId, q.onlyUuids, q.limit],
   );

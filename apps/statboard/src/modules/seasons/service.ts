@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
-import type { Db } from '#src/db/types.ts';
+import type { Db, Queryable } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import type { Season as SeasonSchema } from '#src/http/schemas.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
@@ -11,6 +11,7 @@ import { isUuid } from '#src/lib/uuid.ts';
 import { checkBody, Problems } from '#src/lib/validation.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import type { Outbox } from '#src/modules/webhooks/outbox.ts';
 import * as repo from './repo.ts';
 import { CreateSeasonRequest } from './schemas.ts';
 
@@ -58,6 +59,7 @@ export class SeasonService {
     private readonly db: Db,
     private readonly changes: Changes,
     private readonly audit: AuditService,
+    private readonly outbox: Outbox | null = null,
   ) {
     const cache = changes.cache<string, Season | null>(60_000, 10_000);
     this.cache = cache;
@@ -100,6 +102,10 @@ export class SeasonService {
           before: null,
           after: replaced ? { ...season, replaced_active_season: replaced } : season,
         });
+        if (season.active) {
+          const ended = replaced ? await repo.findSeason(tx, workspaceId, replaced.id, true) : null;
+          await this.announceActivation(tx, workspaceId, season, ended ? toSeason(ended) : null);
+        }
         return season;
       });
     } catch (err) {
@@ -133,8 +139,17 @@ export class SeasonService {
         },
         after: season,
       });
+      if (!previous || previous.id !== target.id) {
+        const ended = previous ? await repo.findSeason(tx, workspaceId, previous.id, true) : null;
+        await this.announceActivation(tx, workspaceId, season, ended ? toSeason(ended) : null);
+      }
       return season;
     });
+  }
+
+  /** `season.activated` for the workspace's webhooks, in the transaction of the activation. */
+  private async announceActivation(tx: Queryable, workspaceId: string, season: Season, previous: Season | null) {
+    await this.outbox?.add(tx, workspaceId, 'season.activated', { season, previous });
   }
 
   /** By id or slug, or null; at once when cached. */

@@ -1,0 +1,153 @@
+import type { ChangeBus } from '#src/cache/bus.ts';
+import type { Queryable } from '#src/db/types.ts';
+import * as repo from './repo.ts';
+import type { WebhookSubscriptions } from './subscriptions.ts';
+
+/** One value a group writes: where, whose and how much. */
+export interface WrittenValue {
+  workspaceId: string;
+  seasonId: string;
+  statId: string;
+  playerUuid: string;
+  value: number;
+}
+
+/** A value that may make its player the new rank 1; the write statement confirms it (`repo.leaderOutbox`). */
+export interface LeaderCandidate {
+  workspaceId: string;
+  seasonId: string;
+  statId: string;
+  playerUuid: string;
+  value: number;
+}
+
+/** What the writer knows of a board's rank 1. */
+interface Known {
+  workspaceId: string;
+  order: 'asc' | 'desc';
+  isPublic: boolean;
+  /** The rank-1 player's game UUID and value; null: the board is empty. */
+  leader: string | null;
+  value: number;
+}
+
+/** Boards remembered at most (about 100 bytes each); past it the oldest are forgotten and read again on use. */
+const MAX_BOARDS = 200_000;
+
+/**
+ * `leaderboard.leader_changed` from what the ingest writer already knows. For each board (season, statistic) of a
+ * workspace with a subscribed webhook, the writer remembers its rank-1 player and value, read once from the
+ * leaderboard index when the board is first written to. A value that beats it is a candidate, checked by the
+ * same statement that writes it (against the committed leaderboard, so another instance's writes and hidden
+ * players are accounted for); a batch with no candidate costs one map lookup per value and nothing in SQL.
+ *
+ * The memory heals itself: a board is read again after a candidate the statement did not confirm, after its
+ * leader's value fell, and after any change of players' visibility, statistic definitions or seasons.
+ */
+export class LeaderWatch {
+  private readonly known = new Map<string, Known>();
+
+  constructor(
+    bus: ChangeBus,
+    private readonly subscriptions: WebhookSubscriptions,
+  ) {
+    bus.subscribe((c) => {
+      if (c === null) this.known.clear();
+      else if (c.topic === 'player' || c.topic === 'definition' || c.topic === 'season') this.forget(c.workspaceId);
+    });
+  }
+
+  private forget(workspaceId: string): void {
+    for (const [k, v] of this.known) if (v.workspaceId === workspaceId) this.known.delete(k);
+  }
+
+  /** Of a group's values (of `listening` workspaces), those that may make a new rank 1, at most one per board. */
+  async candidates(db: Queryable, watched: readonly WrittenValue[]): Promise<LeaderCandidate[]> {
+    if (watched.length === 0) return [];
+    const missing = new Map<string, [string, string]>();
+    for (const v of watched) {
+      const k = v.seasonId + v.statId;
+      if (!this.known.has(k)) missing.set(k, [v.seasonId, v.statId]);
+    }
+    if (missing.size > 0) await this.load(db, watched[0]!.workspaceId, [...missing.values()], watched);
+    const best = new Map<string, LeaderCandidate>();
+    for (const v of watched) {
+      const k = v.seasonId + v.statId;
+      const known = this.known.get(k);
+      if (!known?.isPublic || known.leader === null || known.leader === v.playerUuid) continue;
+      if (!beats(known.order, v.value, known.value)) continue;
+      const prev = best.get(k);
+      if (!prev || beats(known.order, v.value, prev.value)) best.set(k, v);
+    }
+    return [...best.values()];
+  }
+
+  /**
+   * After the commit: confirmed candidates are the boards' new leaders; boards whose candidate was not confirmed,
+   * whose leader's value fell, or that were empty, are read again when next written to.
+   */
+  settle(values: readonly WrittenValue[], candidates: readonly LeaderCandidate[], confirmed: readonly string[]): void {
+    const won = new Set(confirmed);
+    for (const c of candidates) {
+      const k = c.seasonId + c.statId;
+      const known = this.known.get(k);
+      if (!known) continue;
+      if (won.has(k)) {
+        known.leader = c.playerUuid;
+        known.value = c.value;
+      } else {
+        this.known.delete(k);
+      }
+    }
+    for (const v of values) {
+      const k = v.seasonId + v.statId;
+      const known = this.known.get(k);
+      if (!known) continue;
+      if (known.leader === null) this.known.delete(k);
+      else if (known.leader === v.playerUuid && v.value !== known.value) {
+        if (beats(known.order, v.value, known.value)) known.value = v.value;
+        else this.known.delete(k);
+      }
+    }
+  }
+
+  /** Of `workspaceIds`, those with an enabled webhook subscribed to leader changes. */
+  async listening(db: Queryable, workspaceIds: Iterable<string>): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const w of new Set(workspaceIds)) {
+      const has = this.subscriptions.has(db, w, 'leaderboard.leader_changed');
+      if (typeof has === 'boolean' ? has : await has) out.add(w);
+    }
+    return out;
+  }
+
+  private async load(
+    db: Queryable,
+    workspaceId: string,
+    pairs: [string, string][],
+    watched: readonly WrittenValue[],
+  ): Promise<void> {
+    const workspaceOf = new Map(watched.map((v) => [v.seasonId + v.statId, v.workspaceId]));
+    const rows = await repo.leadersOf(
+      db,
+      pairs.map((p) => p[0]),
+      pairs.map((p) => p[1]),
+    );
+    if (this.known.size + rows.length > MAX_BOARDS) this.known.clear();
+    for (const r of rows) {
+      const k = r.s + r.d;
+      this.known.set(k, {
+        workspaceId: workspaceOf.get(k) ?? workspaceId,
+        order: r.sort_order,
+        isPublic: r.public,
+        leader: r.uuid,
+        value: r.value ?? 0,
+      });
+    }
+  }
+}
+
+/** True when `a` ranks strictly before `b` in `order`. */
+function beats(order: 'asc' | 'desc', a: number, b: number): boolean {
+  return order === 'asc' ? a < b : a > b;
+}
