@@ -5,7 +5,7 @@ import { openDatabase } from '../../apps/statboard/src/db/open.ts';
 import { CLI_ACTOR } from '../../apps/statboard/src/modules/audit-log/service.ts';
 import { buildServices } from '../../apps/statboard/src/services.ts';
 import { Receiver } from '../../apps/statboard/test/integrations/support/receiver.ts';
-import { type Env, makeEnv, type Service, startService, TEST_DATABASE_URL } from './process.ts';
+import { type Env, freePort, makeEnv, type Service, startService, TEST_DATABASE_URL } from './process.ts';
 
 /** The service's own pid, from its JSON log lines. */
 function servicePid(s: Service): number {
@@ -82,10 +82,18 @@ describe(`webhooks survive kill -9 mid-delivery (${TEST_DATABASE_URL ? 'PostgreS
     process.kill(servicePid(service), 'SIGKILL');
     await waitFor(() => service!.child.exitCode !== null || service!.child.signalCode !== null, 10_000);
 
-    service = await startService(env.vars);
+    // Restarted with metrics on their own port, which count the attempt that succeeds.
+    const metricsPort = await freePort();
+    service = await startService({ ...env.vars, METRICS_PORT: String(metricsPort) });
     // The claim of the killed process lapses (twice the timeout and 5 s), then the delivery is sent again.
     await waitFor(() => receiver.accepted.length === 1, 30_000);
     expect(receiver.accepted[0]!.headers['webhook-id']).toBe(inFlight);
+    const scraped = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    await waitFor(
+      async () => (await scraped()).includes('statboard_webhook_deliveries_total{result="success"} 1'),
+      5_000,
+    );
+    expect(service.logs()).toContain(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(JSON.parse(receiver.accepted[0]!.body)).toMatchObject({
       type: 'player.first_seen',
       data: { player: { uuid: '7c9e6679-7425-40de-944b-e07fc1f90ae7', username: 'Alex' } },

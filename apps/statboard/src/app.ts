@@ -11,6 +11,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { SHARED_SCHEMAS } from './http/schemas.ts';
 import { hasUnstorableText, urlMayHoldUnstorable } from './lib/storable.ts';
 import { validatorCompiler } from './lib/validation.ts';
+import { UNMATCHED_ROUTE } from './metrics/metrics.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { ApiKey, CreateApiKeyResponse } from './modules/api-keys/schemas.ts';
 import { auditLogRoutes } from './modules/audit-log/routes.ts';
@@ -114,6 +115,8 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   }).withTypeProvider<TypeBoxTypeProvider>();
   const access = accessLog(logger);
   reads.accessLog = access;
+  const metrics = services.metrics;
+  reads.metrics = metrics;
 
   app.decorate('fastReads', reads);
   app.decorateRequest('apiKey', null);
@@ -148,6 +151,14 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
       done();
     });
   }
+  if (metrics) {
+    // Labelled by the route's template (`/api/v1/players/:player`), never the path a client sent.
+    app.addHook('onResponse', (request, reply, done) => {
+      const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+      metrics.request(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
   // PostgreSQL cannot store NUL or unpaired surrogates: refuse them as client errors before any SQL runs.
   app.addHook('preValidation', (request, _reply, done) => {
     if (urlMayHoldUnstorable(request.url) && (hasUnstorableText(request.query) || hasUnstorableText(request.params))) {
@@ -178,7 +189,9 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   await app.register(healthRoutes(services.db, 'V1'), { prefix: '/api/v1' });
   await app.register(
     async (v1) => {
-      await v1.register(ingestRoutes(services.ingest, guard, config.ingestBodyLimit, services.diagnostics));
+      await v1.register(
+        ingestRoutes(services.ingest, guard, config.ingestBodyLimit, services.diagnostics, services.metrics),
+      );
       await v1.register(ingestAdminRoutes(services.diagnostics, admin));
       await v1.register(activityRoutes(services.diagnostics, admin));
       await v1.register(playerRoutes({ players: services.players, playerAdmin: services.playerAdmin, key, admin }));

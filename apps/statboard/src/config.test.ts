@@ -14,6 +14,8 @@ describe('configuration', () => {
       redisUrl: null,
       nextUploadAfterSeconds: 60,
       playerCacheBytes: 128 * 1024 * 1024,
+      metricsPort: null,
+      webhooks: { allowPrivate: false, timeoutMs: 10_000 },
     });
     expect(c.dataDir).toMatch(/\/data$/);
     expect(Object.isFrozen(c)).toBe(true);
@@ -70,14 +72,22 @@ describe('configuration', () => {
         DATABASE_URL: 'mysql://x',
         PUBLIC_URL: 'nope',
         OIDC_ISSUER: 'http://idp.example.com',
+        HISTORY_ENABLED: 'maybe',
+        WEBHOOK_TIMEOUT_SECONDS: '999',
+        METRICS_PORT: '70000',
       });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
       const msg = (err as Error).message;
-      for (const name of ['PORT', 'DATABASE_URL', 'PUBLIC_URL', 'OIDC_ISSUER', 'OIDC_CLIENT_ID'])
-        expect(msg).toContain(name);
+      const names = ['PORT', 'DATABASE_URL', 'PUBLIC_URL', 'OIDC_ISSUER', 'OIDC_CLIENT_ID', 'HISTORY_ENABLED'];
+      for (const name of [...names, 'WEBHOOK_TIMEOUT_SECONDS', 'METRICS_PORT']) expect(msg).toContain(name);
     }
+  });
+
+  it('reads METRICS_PORT: unset means no metrics listener; it may not be PORT', () => {
+    expect(loadConfig({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(() => loadConfig({ PORT: '9464', METRICS_PORT: '9464' })).toThrow(/METRICS_PORT must differ from PORT/);
   });
 
   it('accepts an http issuer only on a loopback host', () => {

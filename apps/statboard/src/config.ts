@@ -53,6 +53,8 @@ export interface Config {
   readonly timeouts: Timeouts;
   /** Webhook deliveries: private addresses allowed (WEBHOOK_ALLOW_PRIVATE) and the time one attempt may take. */
   readonly webhooks: { readonly allowPrivate: boolean; readonly timeoutMs: number };
+  /** METRICS_PORT: Prometheus metrics at `GET /metrics` on HOST and this port; null (unset): no metrics at all. */
+  readonly metricsPort: number | null;
 }
 
 /** Timeouts and bounds, in milliseconds and counts (documented in the README's configuration table). */
@@ -240,6 +242,14 @@ export function loadConfig(env: Env = process.env): Config {
     keepAliveMs: seconds('KEEP_ALIVE_TIMEOUT_SECONDS', 65, 1, 3_600),
     connectionsPerAddress: intVar(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000, problems),
   });
+  const historyRetentionDays = intVar(env, 'HISTORY_RETENTION_DAYS', 400, 0, 100_000, problems);
+  const historyEnabled = boolVar(env, 'HISTORY_ENABLED', true, problems);
+  const webhooks = Object.freeze({
+    allowPrivate: boolVar(env, 'WEBHOOK_ALLOW_PRIVATE', false, problems),
+    timeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60, problems) * 1000,
+  });
+  const metricsPort = str(env, 'METRICS_PORT') === null ? null : intVar(env, 'METRICS_PORT', 0, 1, 65535, problems);
+  if (metricsPort !== null && metricsPort === port) problems.push('METRICS_PORT must differ from PORT');
   if (timeouts.databaseStatementMs >= timeouts.databaseQueryMs) {
     problems.push('DATABASE_STATEMENT_TIMEOUT_SECONDS must be less than DATABASE_QUERY_TIMEOUT_SECONDS');
   }
@@ -271,13 +281,11 @@ export function loadConfig(env: Env = process.env): Config {
     loginLimitPerMinute,
     playerCacheBytes: playerCacheMb * 1024 * 1024,
     rankCacheEntries: Math.floor((rankCacheMb * 1024 * 1024) / RANK_BOARD_BYTES_PER_ENTRY),
-    historyRetentionDays: intVar(env, 'HISTORY_RETENTION_DAYS', 400, 0, 100_000, problems),
-    historyEnabled: boolVar(env, 'HISTORY_ENABLED', true, problems),
+    historyRetentionDays,
+    historyEnabled,
     embeddedCheckpointMs,
     timeouts,
-    webhooks: Object.freeze({
-      allowPrivate: boolVar(env, 'WEBHOOK_ALLOW_PRIVATE', false, problems),
-      timeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60, problems) * 1000,
-    }),
+    webhooks,
+    metricsPort,
   });
 }

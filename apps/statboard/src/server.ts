@@ -7,6 +7,8 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { Availability } from './db/availability.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
+import { MetricsListener } from './metrics/listener.ts';
+import { Metrics } from './metrics/metrics.ts';
 import { HistoryFolder } from './modules/history/fold.ts';
 import { ensureStartupBootstrapToken } from './modules/setup/startup.ts';
 import { WebhookDispatcher } from './modules/webhooks/dispatcher.ts';
@@ -65,7 +67,8 @@ async function main(): Promise<void> {
     config.databaseUrl === null
       ? ChangeBus.local()
       : await ChangeBus.postgres(config.databaseUrl, (payload) => notifyChange(db, payload));
-  const services = buildServices(db, config, { bus });
+  const metrics = config.metricsPort === null ? null : new Metrics();
+  const services = buildServices(db, config, { bus, metrics });
   const app = await buildApp({ config, services, logger });
   const { applied } = await migrate(db);
   if (applied.length > 0) logger.info({ applied }, 'database migrated');
@@ -80,8 +83,17 @@ async function main(): Promise<void> {
     timeoutMs: config.webhooks.timeoutMs,
     allowPrivate: config.webhooks.allowPrivate,
     log: logger,
+    ...(metrics ? { onResult: (result) => metrics.webhookDelivery(result) } : {}),
   });
   dispatcher.start();
+  const metricsListener =
+    metrics && config.metricsPort !== null
+      ? await MetricsListener.start(metrics, config.host, config.metricsPort)
+      : null;
+  if (metricsListener) {
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    logger.info({ url: `http://${host}:${metricsListener.port}/metrics` }, 'metrics listening');
+  }
 
   let closing = false;
   const close = async (signal: string) => {
@@ -101,6 +113,7 @@ async function main(): Promise<void> {
       await app.close();
       await folder.stop();
       await dispatcher.stop();
+      await metricsListener?.close();
       await services.flush();
       await bus.close();
       await db.close();

@@ -2,6 +2,7 @@ import { ChangeBus } from './cache/bus.ts';
 import { Changes } from './cache/changes.ts';
 import type { Config } from './config.ts';
 import { type Db, transactionalDb } from './db/types.ts';
+import type { Metrics } from './metrics/metrics.ts';
 import { KeyService } from './modules/api-keys/service.ts';
 import { AuditService } from './modules/audit-log/service.ts';
 import { HistoryService } from './modules/history/service.ts';
@@ -53,6 +54,8 @@ export interface Services {
   readonly outbox: Outbox;
   /** Rejected batches and servers' last accepted batch (written in batches). */
   readonly diagnostics: IngestDiagnostics;
+  /** The Prometheus metrics (METRICS_PORT set), or null: nothing is counted. */
+  readonly metrics: Metrics | null;
   /**
    * Runs `fn` with the same services built on one transaction: what they change commits together or not at
    * all, their reads see their own writes (no caches), and caches hear of the changes after the commit.
@@ -80,6 +83,8 @@ export interface ServiceOptions {
   bus?: ChangeBus;
   /** Time for admin sessions (tests move it). */
   clock?: Clock;
+  /** Where requests, uploads, caches and webhook deliveries are counted; default none. */
+  metrics?: Metrics | null;
 }
 
 /**
@@ -88,13 +93,14 @@ export interface ServiceOptions {
  */
 export function buildServices(db: Db, config: ServiceConfig, options: ServiceOptions = {}): Services {
   const bus = options.bus ?? ChangeBus.local();
+  const metrics = options.metrics ?? null;
   // One collector for the process: it writes on its own connection, outside any transaction.
   const diagnostics = new IngestDiagnostics(db);
   const outbox = new Outbox();
   // What the ingest writer knows of rank 1s, for `leaderboard.leader_changed` (one for the process).
   const leaders = new LeaderWatch(bus, new WebhookSubscriptions(bus));
   const build = (handle: Db, caching: boolean): Services => {
-    const changes = new Changes(bus, caching);
+    const changes = new Changes(bus, caching, metrics);
     const audit = new AuditService(handle);
     const keys = new KeyService(handle, changes, audit, outbox);
     const servers = new ServerService(handle, changes, audit);
@@ -129,6 +135,7 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
       webhooks: new WebhookService(handle, changes, audit, outbox, config.webhooks),
       outbox,
       diagnostics,
+      metrics,
       transaction: (fn) => handle.transaction((tx) => fn(build(transactionalDb(tx, db.kind), false))),
       flush: async () => {
         await keys.flushLastUsed();

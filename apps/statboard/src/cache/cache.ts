@@ -1,3 +1,4 @@
+import type { CacheMeter } from '#src/metrics/metrics.ts';
 import type { ChangeBus } from './bus.ts';
 
 interface Entry<V> {
@@ -47,13 +48,21 @@ export class Cache<K, V> {
     private readonly ttlMs: number,
     private readonly maxEntries: number,
     private readonly budget: ByteBudget<V> | null = null,
+    /** Counts hits and misses (metrics), or null. */
+    private readonly meter: CacheMeter | null = null,
   ) {}
 
   /**
-   * The cached value without waiting, or undefined when there is none to use (then call `get`). An entry in
-   * the second half of its life starts its background reload.
+   * The cached value without waiting, or undefined when there is none to use (then call `get`, which counts
+   * the miss). An entry in the second half of its life starts its background reload.
    */
   peek(key: K): V | undefined {
+    const hit = this.lookup(key);
+    if (hit !== undefined) this.meter?.hit();
+    return hit;
+  }
+
+  private lookup(key: K): V | undefined {
     if (!this.bus.healthy) return undefined;
     const hit = this.map.get(key);
     if (hit === undefined) return undefined;
@@ -69,8 +78,12 @@ export class Cache<K, V> {
    * since it started: a read that begins after a write never gets an answer loaded before it.
    */
   get(key: K, load: () => Promise<V>, keep: (value: V) => boolean = () => true): V | Promise<V> {
-    const hit = this.peek(key);
-    if (hit !== undefined) return hit;
+    const hit = this.lookup(key);
+    if (hit !== undefined) {
+      this.meter?.hit();
+      return hit;
+    }
+    this.meter?.miss();
     const inFlight = this.loading.get(key);
     if (inFlight !== undefined && inFlight.generation === this.generation) return inFlight.value;
     return this.start(key, load, keep);

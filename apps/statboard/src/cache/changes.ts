@@ -1,4 +1,5 @@
 import type { Queryable } from '#src/db/types.ts';
+import type { CacheMeter, Metrics } from '#src/metrics/metrics.ts';
 import type { Change, ChangeBus } from './bus.ts';
 import { type ByteBudget, Cache } from './cache.ts';
 
@@ -12,11 +13,26 @@ export class Changes {
     readonly bus: ChangeBus,
     /** False for services built on a transaction. */
     readonly caching: boolean,
+    /** Where caches count their hits and misses (METRICS_PORT set), or null. */
+    private readonly metrics: Metrics | null = null,
   ) {}
 
-  /** A cache on this bus, or null where the service must not cache. */
-  cache<K, V>(ttlMs: number, maxEntries: number, budget: ByteBudget<V> | null = null): Cache<K, V> | null {
-    return this.caching ? new Cache<K, V>(this.bus, ttlMs, maxEntries, budget) : null;
+  /**
+   * A cache on this bus, or null where the service must not cache. `name` labels its reads in
+   * `statboard_cache_requests_total{cache}`.
+   */
+  cache<K, V>(
+    name: string,
+    ttlMs: number,
+    maxEntries: number,
+    budget: ByteBudget<V> | null = null,
+  ): Cache<K, V> | null {
+    return this.caching ? new Cache<K, V>(this.bus, ttlMs, maxEntries, budget, this.meter(name)) : null;
+  }
+
+  /** The hit and miss counters of the cache `name`, or null without metrics or caches. */
+  meter(name: string): CacheMeter | null {
+    return this.caching && this.metrics ? this.metrics.cacheMeter(name) : null;
   }
 
   /** Calls `fn` with every change (null: anything may have changed), where the service keeps caches. */

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { urlMayHoldUnstorable } from '#src/lib/storable.ts';
 import { validatorCompiler } from '#src/lib/validation.ts';
+import type { Metrics } from '#src/metrics/metrics.ts';
 import type { Scope } from '#src/modules/api-keys/scopes.ts';
 import type { KeyService } from '#src/modules/api-keys/service.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
@@ -43,7 +44,9 @@ export interface CachedRead<P extends TSchema, Q extends TSchema> {
 }
 
 interface FastRoute {
-  /** `/api/v1/players/:player/stats` split on `/`; parameters as `:name`. */
+  /** `/api/v1/players/:player/stats`: the route's template, as Fastify names it. */
+  template: string;
+  /** The template split on `/`; parameters as `:name`. */
   segments: string[];
   scope: Scope;
   validateParams: ((data: unknown) => boolean) | null;
@@ -71,6 +74,8 @@ export class FastReads {
   accessLog: AccessLog | null = null;
   /** Trusted proxies (TRUST_PROXY), set by the app: the client's address as Fastify's `request.ip` gives it. */
   trust: Trust | null = null;
+  /** Request metrics, set by the app (null: off): the same series as Fastify's answers of the route. */
+  metrics: Metrics | null = null;
 
   /**
    * `enabled: false` leaves every request to Fastify (a rate limiter shared through Redis, whose counts cannot
@@ -120,8 +125,10 @@ export class FastReads {
       schema
         ? (validatorCompiler({ schema, httpPart, method: 'GET', url: read.url }) as (d: unknown) => boolean)
         : null;
+    const template = `${app.prefix}${read.url}`;
     this.routes.push({
-      segments: `${app.prefix}${read.url}`.split('/'),
+      template,
+      segments: template.split('/'),
       scope: read.scope,
       validateParams: compile(read.params, 'params'),
       validateQuery: compile(read.querystring, 'querystring'),
@@ -135,24 +142,29 @@ export class FastReads {
     const url = req.url;
     if (url === undefined || req.headers['content-length'] !== undefined) return false;
     if (req.headers['transfer-encoding'] !== undefined || urlMayHoldUnstorable(url)) return false;
-    const start = this.accessLog ? performance.now() : 0;
-    let body: Buffer | undefined;
+    const start = this.accessLog || this.metrics ? performance.now() : 0;
+    let answered: { route: FastRoute; body: Buffer } | undefined;
     try {
-      body = this.answer(req, url);
+      answered = this.answer(req, url);
     } catch {
       // Fastify answers it, with the error.
       return false;
     }
-    if (body === undefined) return false;
+    if (answered === undefined) return false;
+    const { body, route } = answered;
     const id = requestIdFor(req);
     res.writeHead(200, { 'x-request-id': id, 'content-type': CONTENT_TYPE, 'content-length': body.length });
     res.end(body);
     this.served++;
-    this.accessLog?.write(id, req.method, url, clientAddressOf(req, this.trust), 200, performance.now() - start);
+    if (this.accessLog || this.metrics) {
+      const ms = performance.now() - start;
+      this.accessLog?.write(id, req.method, url, clientAddressOf(req, this.trust), 200, ms);
+      this.metrics?.request(route.template, 'GET', 200, ms / 1000);
+    }
     return true;
   }
 
-  private answer(req: IncomingMessage, url: string): Buffer | undefined {
+  private answer(req: IncomingMessage, url: string): { route: FastRoute; body: Buffer } | undefined {
     // As Fastify's router: the path ends at `?`, `;` or `#`; anything but `?` there goes to Fastify.
     const end = url.search(/[?;#]/);
     if (end >= 0 && url[end] !== '?') return undefined;
@@ -181,7 +193,7 @@ export class FastReads {
         this.started.set(req, answer);
         return undefined;
       }
-      return this.admit(key!) ? answer : undefined;
+      return this.admit(key!) ? { route, body: answer } : undefined;
     }
     return undefined;
   }

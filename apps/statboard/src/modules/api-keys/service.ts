@@ -109,7 +109,7 @@ export class KeyService {
     private readonly audit: AuditService,
     private readonly outbox: Outbox | null = null,
   ) {
-    const rows = changes.cache<string, VerifiedRow | null>(30_000, 20_000);
+    const rows = changes.cache<string, VerifiedRow | null>('api_key', 30_000, 20_000);
     this.rows = rows;
     changes.onChange((c) => {
       if (c === null || (c.topic === 'key' && c.ids.length === 0)) rows?.clear();

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '#src/errors.ts';
 import { ADMIN_DOC, adminErrors, errorResponses, PageQuery, PaginationRef } from '#src/http/schemas.ts';
 import { isUuid } from '#src/lib/uuid.ts';
+import type { Metrics } from '#src/metrics/metrics.ts';
 import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
 import { type AdminGuards, memberOf } from '#src/plugins/session-auth.ts';
 import type { IngestDiagnostics } from './diagnostics.ts';
@@ -40,6 +41,7 @@ export function ingestRoutes(
   guard: KeyGuard,
   bodyLimit: number,
   diagnostics: IngestDiagnostics | null = null,
+  metrics: Metrics | null = null,
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
     const rejections = new RejectionLog(app.log);
@@ -55,6 +57,17 @@ export function ingestRoutes(
         onRequest: guard('ingest:write', { records: (request) => !isDryRun(request) }),
         onResponse: (request, reply, done) => {
           const error = request.failure;
+          if (metrics) {
+            const status = reply.statusCode;
+            if (status < 400) {
+              const values = (request.body as { stats?: unknown[] } | undefined)?.stats?.length ?? 0;
+              metrics.ingest(isDryRun(request) ? 'dry_run' : 'accepted', values, null);
+            } else if (status < 500) {
+              metrics.ingest('rejected', 0, error?.code ?? `HTTP_${status}`);
+            } else {
+              metrics.ingest('error', 0, null);
+            }
+          }
           if (error && reply.statusCode >= 400 && reply.statusCode < 500) {
             const code = error.code;
             const named = namedIn(request.body);

@@ -1,6 +1,7 @@
 import type { Change } from '#src/cache/bus.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
+import type { CacheMeter } from '#src/metrics/metrics.ts';
 import { type BoardEntry, RankBoard } from './rank-board.ts';
 import * as repo from './repo.ts';
 
@@ -40,6 +41,7 @@ export class BoardCache {
   private readonly slots = new Map<string, Slot>();
   private entries = 0;
   private readonly caching: boolean;
+  private readonly meter: CacheMeter | null;
 
   constructor(
     private readonly db: Db,
@@ -48,6 +50,7 @@ export class BoardCache {
     private readonly maxEntries: number,
   ) {
     this.caching = changes.caching && maxEntries > 0;
+    this.meter = this.caching ? changes.meter('rank_board') : null;
     changes.onChange((c) => this.forget(c));
   }
 
@@ -63,12 +66,17 @@ export class BoardCache {
     if (slot.ref.order !== ref.order) return undefined;
     this.slots.delete(key);
     this.slots.set(key, slot);
+    this.meter?.hit();
     return slot.board;
   }
 
   /** The current board, read or refreshed from the database as needed. */
   async board(ref: BoardRef): Promise<RankBoard> {
-    if (!this.caching || !this.changes.bus.healthy) return this.load(ref);
+    if (!this.caching) return this.load(ref);
+    if (!this.changes.bus.healthy) {
+      this.meter?.miss();
+      return this.load(ref);
+    }
     const key = `${ref.workspaceId}|${ref.seasonId}|${ref.statId}`;
     let slot = this.slots.get(key);
     if (slot && slot.ref.order !== ref.order) slot.stale = true;
@@ -80,8 +88,13 @@ export class BoardCache {
       this.slots.delete(key);
       this.slots.set(key, slot);
     }
-    if (slot.loading) return slot.loading;
-    if (slot.stale || !slot.board) return this.reload(key, slot, ref);
+    if (slot.loading || slot.stale || !slot.board) {
+      // A board read (or shared with the read under way) from the database: a miss.
+      this.meter?.miss();
+      return slot.loading ?? this.reload(key, slot, ref);
+    }
+    // Held in memory, brought up to date below with only the players that changed: a hit.
+    this.meter?.hit();
     const board = slot.board;
     // A refresh under way may have taken players marked before this read: wait for it, then refresh what is left.
     if (slot.refreshing) await slot.refreshing;

@@ -55,8 +55,8 @@ export class LeaderboardService {
     private readonly seasons: SeasonService,
     private readonly boards: BoardCache,
   ) {
-    const definitions = changes.cache<string, repo.DefinitionRow | null>(60_000, 20_000);
-    const tops = changes.cache<string, Buffer>(30_000, 2_000);
+    const definitions = changes.cache<string, repo.DefinitionRow | null>('stat_definition', 60_000, 20_000);
+    const tops = changes.cache<string, Buffer>('leaderboard_top', 30_000, 2_000);
     this.definitions = definitions;
     this.tops = tops;
     if (definitions && tops) changes.onChange((c) => invalidate(c, definitions, tops));

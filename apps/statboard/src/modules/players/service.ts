@@ -54,10 +54,13 @@ export class PlayerService {
     private readonly seasons: SeasonService,
     valueBytes: number,
   ) {
-    const rows = changes.cache<string, repo.PlayerRow | null>(30_000, 20_000);
+    const rows = changes.cache<string, repo.PlayerRow | null>('player', 30_000, 20_000);
     const values =
       valueBytes > 0
-        ? changes.cache<string, Buffer>(30_000, 1_000_000, { max: valueBytes, sizeOf: (b) => b.length + 100 })
+        ? changes.cache<string, Buffer>('player_stats', 30_000, 1_000_000, {
+            max: valueBytes,
+            sizeOf: (b) => b.length + 100,
+          })
         : null;
     this.rows = rows;
     this.values = values;

@@ -61,7 +61,7 @@ export class SeasonService {
     private readonly audit: AuditService,
     private readonly outbox: Outbox | null = null,
   ) {
-    const cache = changes.cache<string, Season | null>(60_000, 10_000);
+    const cache = changes.cache<string, Season | null>('season', 60_000, 10_000);
     this.cache = cache;
     changes.onChange((c) => {
       if (c === null) cache?.clear();

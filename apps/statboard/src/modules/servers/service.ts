@@ -41,7 +41,7 @@ export class ServerService {
     private readonly changes: Changes,
     private readonly audit: AuditService,
   ) {
-    const enabled = changes.cache<string, Server | null>(60_000, 10_000);
+    const enabled = changes.cache<string, Server | null>('server', 60_000, 10_000);
     this.enabled = enabled;
     changes.onChange((c) => {
       if (c === null) enabled?.clear();
