@@ -81,16 +81,19 @@ export function randomInt(n: number): number {
   return Math.floor(Math.random() * n);
 }
 
-/** `n` distinct keys, starting at a random place in STAT_KEYS. */
-export function pickKeys(n: number): string[] {
+/** `n` distinct keys (as indexes into STAT_KEYS), starting at a random place in STAT_KEYS. */
+function pickKeys(n: number): number[] {
   const start = randomInt(STAT_KEYS.length);
-  return Array.from({ length: n }, (_, i) => STAT_KEYS[(start + i) % STAT_KEYS.length]!);
+  return Array.from({ length: n }, (_, i) => (start + i) % STAT_KEYS.length);
 }
 
-/** The next `n` observations of a player (absolute, growing values). */
+/**
+ * The next `n` observations of a player: absolute statistics, so each key's value only grows (by 1–20 times the
+ * key's own step of 1–7 per upload), as the mod's counters do.
+ */
 export function nextStats(p: BenchPlayer, n: number): { key: string; value: number }[] {
   p.counter += 1 + randomInt(20);
-  return pickKeys(n).map((key, i) => ({ key, value: p.counter * (1 + (i % 7)) }));
+  return pickKeys(n).map((k) => ({ key: STAT_KEYS[k]!, value: p.counter * (1 + (k % 7)) }));
 }
 
 /** One batch exactly as the Fabric mod sends it; `n = 0` is a heartbeat (`stats: []`). */

@@ -184,14 +184,17 @@ export function leadersOf(
 /**
  * The leader check of the ingest statement, run only for the candidates the writer found (a value that beats the
  * rank-1 value it knows of): a candidate whose value the statement wrote (CTE `stat_rows`), of a public player,
- * for a public statistic in the active season, that no other public player equals or beats, and that was not
- * already rank 1, is the new leader: a `leaderboard.leader_changed` message is written with its deliveries.
+ * for a public statistic in the active season, that beats the rank 1 of the board before the statement (another
+ * player: one already rank 1 changes nothing), is the new leader: a `leaderboard.leader_changed` message is
+ * written with its deliveries.
  * The rank order is the leaderboard's (value in the statistic's order, then the earlier `updated_at`, then the
  * lower UUID). Returns the rows of the CTE `leaders` (the statement's result carries them).
  * Params: `$c` (uuid[] workspaces), `$c+1` seasons, `$c+2` statistics, `$c+3` players (game UUIDs).
  */
 export function leaderOutbox(c: number): string {
-  return `candidates AS (
+  // MATERIALIZED: the candidates are found once (a few rows), and the board's top is read once per candidate.
+  // Inlined, the planner (which cannot know how many rows a CTE returns) may read it once per value written.
+  return `candidates AS MATERIALIZED (
        SELECT t.w, t.s, t.d, t.u, up.id AS player_id, up.username, sr.value
        FROM unnest($${c}::uuid[], $${c + 1}::uuid[], $${c + 2}::uuid[], $${c + 3}::uuid[]) AS t(w, s, d, u)
        JOIN up ON up.workspace_id = t.w AND up.uuid = t.u
@@ -204,14 +207,9 @@ export function leaderOutbox(c: number): string {
        JOIN seasons se ON se.id = c.s AND se.active
        JOIN players me ON me.id = c.player_id AND me.public
        JOIN LATERAL (${topOfBoard('c.s', 'c.d', 'def')}) prev ON prev.id <> c.player_id
-       WHERE NOT EXISTS (
-         SELECT 1 FROM player_stats s JOIN players p ON p.id = s.player_id
-         WHERE def.sort_order = 'desc' AND s.season_id = c.s AND s.stat_id = c.d AND s.value >= c.value
-           AND p.public AND s.player_id <> c.player_id)
-         AND NOT EXISTS (
-         SELECT 1 FROM player_stats s JOIN players p ON p.id = s.player_id
-         WHERE def.sort_order = 'asc' AND s.season_id = c.s AND s.stat_id = c.d AND s.value <= c.value
-           AND p.public AND s.player_id <> c.player_id)
+       -- The rank 1 before this statement is another player's: the candidate takes its place only by beating it
+       -- (an equal value keeps the earlier one first), and then beats every other public player too.
+       WHERE CASE def.sort_order WHEN 'asc' THEN c.value < prev.value ELSE c.value > prev.value END
      ), leader_messages AS (
        INSERT INTO webhook_messages (workspace_id, type, data)
        SELECT l.w, 'leaderboard.leader_changed', jsonb_build_object(
