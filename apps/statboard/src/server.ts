@@ -50,6 +50,24 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config);
+  // Metrics first: a port already taken stops the start before anything else is opened.
+  const metrics = config.metricsPort === null ? null : new Metrics();
+  let metricsListener: MetricsListener | null = null;
+  if (metrics && config.metricsPort !== null) {
+    try {
+      metricsListener = await MetricsListener.start(metrics, config.host, config.metricsPort);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      process.stderr.write(
+        code === 'EADDRINUSE'
+          ? `METRICS_PORT ${config.metricsPort} is in use on ${config.host}: choose another port or stop what uses it.\n`
+          : `METRICS_PORT ${config.metricsPort}: cannot listen on ${config.host} (${String(err)}).\n`,
+      );
+      process.exit(2);
+    }
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    logger.info({ url: `http://${host}:${metricsListener.port}/metrics` }, 'metrics listening');
+  }
   let db: Awaited<ReturnType<typeof openDatabase>>;
   try {
     db = await openDatabase(config, new Availability(logger), (err) =>
@@ -67,7 +85,6 @@ async function main(): Promise<void> {
     config.databaseUrl === null
       ? ChangeBus.local()
       : await ChangeBus.postgres(config.databaseUrl, (payload) => notifyChange(db, payload));
-  const metrics = config.metricsPort === null ? null : new Metrics();
   const services = buildServices(db, config, { bus, metrics });
   const app = await buildApp({ config, services, logger });
   const { applied } = await migrate(db);
@@ -86,14 +103,6 @@ async function main(): Promise<void> {
     ...(metrics ? { onResult: (result) => metrics.webhookDelivery(result) } : {}),
   });
   dispatcher.start();
-  const metricsListener =
-    metrics && config.metricsPort !== null
-      ? await MetricsListener.start(metrics, config.host, config.metricsPort)
-      : null;
-  if (metricsListener) {
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    logger.info({ url: `http://${host}:${metricsListener.port}/metrics` }, 'metrics listening');
-  }
 
   let closing = false;
   const close = async (signal: string) => {
