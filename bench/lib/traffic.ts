@@ -67,13 +67,19 @@ export interface BenchPlayer {
   counter: number;
 }
 
-/** `n` players, each with one game session. */
-export function makePlayers(n: number): BenchPlayer[] {
+/**
+ * `n` players, each with one game session. `varied` (the default): they arrive with very different histories, as
+ * on a real network (a veteran's counters are far ahead of a newcomer's), so the order at the top of a
+ * leaderboard rarely changes. `level`: every counter starts at the same value, ahead of any `varied` player's,
+ * and all grow alike, so these players race for the top and rank 1 changes all the time (a worst case for
+ * leader-change detection).
+ */
+export function makePlayers(n: number, standing: 'varied' | 'level' = 'varied'): BenchPlayer[] {
   return Array.from({ length: n }, (_, i) => ({
     uuid: randomUUID(),
     username: `Player${i}`,
     sessionId: randomUUID(),
-    counter: 0,
+    counter: standing === 'varied' ? randomInt(1_000_000) : 10_000_000,
   }));
 }
 
