@@ -1,5 +1,11 @@
 # Statboard as a container image. Written and reviewed, not built by CI here (no Docker engine on our machines).
 # Build from the repository root:  docker build -t statboard .
+# The console (a static build, served by the service at /) is built in a stage of its own.
+FROM node:20-bookworm-slim AS console
+WORKDIR /build
+COPY . .
+RUN npm ci --no-audit --no-fund && npm run build
+
 FROM node:20-bookworm-slim
 
 ENV NODE_ENV=production \
@@ -12,9 +18,13 @@ WORKDIR /app
 # Dependencies first (cached while only sources change). tsx runs the TypeScript sources: no build step.
 COPY package.json package-lock.json ./
 COPY apps/statboard/package.json apps/statboard/package.json
+COPY apps/console/package.json apps/console/package.json
 COPY packages/endpoint-server/package.json packages/endpoint-server/package.json
+COPY packages/sdk/package.json packages/sdk/package.json
+COPY scripts scripts
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY apps/statboard apps/statboard
+COPY --from=console /build/apps/console/dist apps/console/dist
 COPY tsconfig.json tsconfig.base.json ./
 
 RUN mkdir -p /var/lib/statboard && chown node:node /var/lib/statboard

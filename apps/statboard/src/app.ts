@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
 import { trustOf } from './http/client-address.ts';
+import { ConsoleSite } from './http/console.ts';
 import { Cors } from './http/cors.ts';
 import { FastReads, querystringParser } from './http/fast-reads.ts';
 import { HttpServer } from './http/http-server.ts';
@@ -134,7 +135,8 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   app.decorate('httpServer', http);
   app.setValidatorCompiler(validatorCompiler);
   for (const schema of COMPONENTS) app.addSchema(schema);
-  registerErrorHandling(app);
+  const site = new ConsoleSite();
+  registerErrorHandling(app, (request, reply) => site.notFound(request, reply));
 
   // Hooks that run on every request are callback-style: no promise per request.
   app.addHook('onRequest', (request, reply, done) => {
@@ -180,6 +182,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   });
 
   await registerOpenApi(app, config.publicUrl);
+  site.register(app);
   const guard = keyGuard(services.keys, limits);
   const admin = adminGuards(services, config, limits);
   const key = { guard, reads };
@@ -195,9 +198,9 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
       await v1.register(ingestAdminRoutes(services.diagnostics, admin));
       await v1.register(activityRoutes(services.diagnostics, admin));
       await v1.register(playerRoutes({ players: services.players, playerAdmin: services.playerAdmin, key, admin }));
-      await v1.register(leaderboardRoutes(services.leaderboards, key));
-      await v1.register(historyRoutes(services.history, guard));
-      await v1.register(onlineRoutes(services.online, guard));
+      await v1.register(leaderboardRoutes(services.leaderboards, key, admin));
+      await v1.register(historyRoutes(services.history, guard, admin));
+      await v1.register(onlineRoutes(services.online, guard, admin));
       await v1.register(seasonRoutes(services.seasons, { key: guard, admin }));
       await v1.register(apiKeyRoutes(services.keys, admin));
       await v1.register(serverRoutes(services.servers, admin));

@@ -51,8 +51,14 @@ function fromFastify(err: FastifyError): AppError | null {
   return null;
 }
 
-/** One handler turns every thrown error into `{error: {code, message, request_id}}`; 5xx never leak internals. */
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * One handler turns every thrown error into `{error: {code, message, request_id}}`; 5xx never leak internals.
+ * `notFoundPage` may answer an unknown path first (the console's page for a browser), else the JSON 404.
+ */
+export function registerErrorHandling(
+  app: FastifyInstance,
+  notFoundPage: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | null) | null = null,
+): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const known = err instanceof AppError ? err : fromFastify(err);
     if (known) {
@@ -67,5 +73,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, request, new AppError('INTERNAL_ERROR'));
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, request, new AppError('NOT_FOUND', 'No such route.')));
+  app.setNotFoundHandler(
+    (request, reply) =>
+      notFoundPage?.(request, reply) ?? sendError(reply, request, new AppError('NOT_FOUND', 'No such route.')),
+  );
 }

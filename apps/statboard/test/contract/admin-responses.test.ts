@@ -205,6 +205,12 @@ describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () =>
       );
       expect((await call(analyst(), 'PUT', ONE, url, { body: { role: 'admin' } })).statusCode).toBe(403);
       expect((await call(null, 'PUT', ONE, url, { body: { role: 'admin' } })).statusCode).toBe(401);
+      // By the email address they signed in with (the console's "Give someone a role").
+      const byEmail = await call(admin(), 'PUT', ONE, `${LIST}/analyst@example.com`, { body: { role: 'analyst' } });
+      expect(byEmail.statusCode, byEmail.body).toBe(200);
+      const unknown = await call(admin(), 'PUT', ONE, `${LIST}/nobody@example.com`, { body: { role: 'analyst' } });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().error.message).toMatch(/must sign in once/);
     });
 
     it('pages the audit log (200), 422 for a bad page size, 403 for an analyst', async () => {
@@ -259,6 +265,73 @@ describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () =>
     }
     expect((await call(admin(), 'DELETE', ONE, url)).statusCode).toBe(204);
     expect((await call(admin(), 'DELETE', ONE, url)).statusCode).toBe(404);
+  });
+
+  it("mirrors the key reads for the console (every role): the website's view, signed in", async () => {
+    const reader = await w.services.keys.create(ACTOR, team.workspaceId, {
+      name: 'reader',
+      type: 'integration',
+      scopes: ['players:read', 'stats:read', 'leaderboards:read', 'presence:read'],
+    });
+    // The user without a role (an earlier test gave it one).
+    const U = '/api/v1/admin/users/{user}';
+    const none = `/api/v1/admin/users/${team.userIds.none}`;
+    expect((await call(admin(), 'PUT', U, none, { body: { role: null } })).statusCode).toBe(200);
+    // And the player an earlier test hid, shown again.
+    const P = '/api/v1/admin/players/{player}';
+    const shown = await call(admin(), 'PUT', P, `/api/v1/admin/players/${PLAYER_UUID}`, { body: { public: true } });
+    expect(shown.statusCode).toBe(200);
+    const reads: [string, string][] = [
+      ['/api/v1/admin/leaderboards', `/api/v1/admin/leaderboards?season=s1&stat=${STAT_KEY}`],
+      [
+        '/api/v1/admin/leaderboards/rank',
+        `/api/v1/admin/leaderboards/rank?season=s1&stat=${STAT_KEY}&player=${PLAYER_UUID}`,
+      ],
+      ['/api/v1/admin/players/{player}/stats', `/api/v1/admin/players/${PLAYER_UUID}/stats`],
+      [
+        '/api/v1/admin/players/{player}/stats/history',
+        `/api/v1/admin/players/${PLAYER_UUID}/stats/history?stat=${STAT_KEY}`,
+      ],
+      ['/api/v1/admin/online', '/api/v1/admin/online'],
+    ];
+    for (const [template, url] of reads) {
+      const res = await call(readonly(), 'GET', template, url);
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+      // The same answer a website key gets.
+      const key = await w.app.inject({ method: 'GET', url: url.replace('/admin', ''), headers: bearer(reader.secret) });
+      expect(key.statusCode).toBe(200);
+      expect(res.json()).toEqual(key.json());
+      expect((await call(null, 'GET', template, url)).statusCode, `${url} without a session`).toBe(401);
+      expect((await call(team.browsers.none, 'GET', template, url)).statusCode, `${url} without a role`).toBe(403);
+      const withKey = await call(null, 'GET', template, url, { headers: bearer(team.websiteToken) });
+      expect(withKey.statusCode, `${url} with a key`).toBe(403);
+    }
+    const missing = `/api/v1/admin/players/${randomUUID()}/stats`;
+    expect((await call(readonly(), 'GET', '/api/v1/admin/players/{player}/stats', missing)).statusCode).toBe(404);
+    const unknown = '/api/v1/admin/leaderboards?season=s1&stat=no:such';
+    expect((await call(readonly(), 'GET', '/api/v1/admin/leaderboards', unknown)).statusCode).toBe(404);
+  });
+
+  it('filters the audit log by action, actor and time, and exports it as CSV (admins)', async () => {
+    const T = '/api/v1/admin/audit-log';
+    const all = (await call(admin(), 'GET', T, T)).json();
+    const created = (await call(admin(), 'GET', T, `${T}?action=SEASON_CREATED`)).json();
+    expect(created.meta.total).toBeGreaterThan(0);
+    expect(created.meta.total).toBeLessThan(all.meta.total);
+    expect(created.data.every((r: { action: string }) => r.action === 'SEASON_CREATED')).toBe(true);
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await call(admin(), 'GET', T, `${T}?from=${encodeURIComponent(future)}`)).json().meta.total).toBe(0);
+    expect((await call(admin(), 'GET', T, `${T}?from=yesterday`)).statusCode).toBe(422);
+    const E = '/api/v1/admin/audit-log/export';
+    const csv = await call(admin(), 'GET', E, `${E}?action=SEASON_CREATED`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="statboard-audit-log-/);
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe('created_at,action,actor,actor_user_id,target_type,target_id,ip,request_id,before,after');
+    expect(lines).toHaveLength(created.meta.total + 1);
+    expect((await call(analyst(), 'GET', E, E)).statusCode).toBe(403);
+    expect((await call(null, 'GET', E, E)).statusCode).toBe(401);
+    expect((await call(admin(), 'GET', E, `${E}?to=never`)).statusCode).toBe(422);
   });
 
   it('POST /setup/bootstrap: 401 without a session, 409 once a workspace exists', async () => {

@@ -77,23 +77,83 @@ export class AuditService {
     });
   }
 
-  async list(workspaceId: string, q: { page: number; perPage: number }): Promise<Page<AuditRecord>> {
-    const { rows, total } = await repo.listAudit(this.db, workspaceId, q.perPage, pageOffset(q.page, q.perPage));
-    return {
-      data: rows.map((r) => ({
-        id: r.id,
-        workspace_id: r.workspace_id,
-        actor: { user_id: r.actor_user_id, label: r.actor_label, display_name: r.actor_display_name },
-        action: r.action,
-        target_type: r.target_type,
-        target_id: r.target_id,
-        before: r.before ?? null,
-        after: r.after ?? null,
-        ip: r.ip,
-        request_id: r.request_id,
-        created_at: isoRequired(r.created_at),
-      })),
-      meta: { current_page: q.page, per_page: q.perPage, total },
-    };
+  async list(
+    workspaceId: string,
+    q: { page: number; perPage: number; filter?: repo.AuditFilter },
+  ): Promise<Page<AuditRecord>> {
+    const offset = pageOffset(q.page, q.perPage);
+    const { rows, total } = await repo.listAudit(this.db, workspaceId, q.filter ?? {}, q.perPage, offset);
+    return { data: rows.map(toRecord), meta: { current_page: q.page, per_page: q.perPage, total } };
   }
+
+  /**
+   * The records matching `filter` as CSV (newest first, at most EXPORT_LIMIT rows): one line per record, with
+   * `before` and `after` as JSON. A cell that a spreadsheet would run as a formula is written as text.
+   */
+  async exportCsv(
+    workspaceId: string,
+    filter: repo.AuditFilter,
+  ): Promise<{ csv: string; rows: number; truncated: boolean }> {
+    const rows = await repo.exportAudit(this.db, workspaceId, filter, EXPORT_LIMIT + 1);
+    const truncated = rows.length > EXPORT_LIMIT;
+    const lines = [CSV_HEADER.join(',')];
+    for (const r of rows.slice(0, EXPORT_LIMIT)) {
+      const rec = toRecord(r);
+      lines.push(
+        [
+          rec.created_at,
+          rec.action,
+          rec.actor.display_name ?? rec.actor.label ?? '',
+          rec.actor.user_id ?? '',
+          rec.target_type,
+          rec.target_id ?? '',
+          rec.ip ?? '',
+          rec.request_id ?? '',
+          rec.before === null ? '' : JSON.stringify(rec.before),
+          rec.after === null ? '' : JSON.stringify(rec.after),
+        ]
+          .map(csvCell)
+          .join(','),
+      );
+    }
+    return { csv: `${lines.join('\r\n')}\r\n`, rows: Math.min(rows.length, EXPORT_LIMIT), truncated };
+  }
+}
+
+/** Rows of one CSV export at most. */
+export const EXPORT_LIMIT = 100_000;
+
+const CSV_HEADER = [
+  'created_at',
+  'action',
+  'actor',
+  'actor_user_id',
+  'target_type',
+  'target_id',
+  'ip',
+  'request_id',
+  'before',
+  'after',
+];
+
+/** RFC 4180 quoting; a leading `=`, `+`, `-`, `@`, tab or CR is prefixed with `'` (no formula runs on open). */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+function toRecord(r: repo.AuditRow): AuditRecord {
+  return {
+    id: r.id,
+    workspace_id: r.workspace_id,
+    actor: { user_id: r.actor_user_id, label: r.actor_label, display_name: r.actor_display_name },
+    action: r.action,
+    target_type: r.target_type,
+    target_id: r.target_id,
+    before: r.before ?? null,
+    after: r.after ?? null,
+    ip: r.ip,
+    request_id: r.request_id,
+    created_at: isoRequired(r.created_at),
+  };
 }

@@ -1,14 +1,50 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { mirrorForConsole } from '#src/http/console-reads.ts';
 import { errorResponses, PlayerRef, SeasonRef } from '#src/http/schemas.ts';
 import { PlayerParams } from '#src/modules/players/schemas.ts';
 import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
+import type { AdminGuards } from '#src/plugins/session-auth.ts';
 import type { HistoryService } from './service.ts';
 
 const Interval = Type.Union([Type.Literal('hour'), Type.Literal('day')]);
 
-/** `GET /players/{player}/stats/history`: how one value grew, by hour or by day. */
-export function historyRoutes(history: HistoryService, guard: KeyGuard): FastifyPluginAsyncTypebox {
+const HistoryQuery = Type.Object({
+  stat: Type.String({ minLength: 1, description: 'Public statistic key' }),
+  season: Type.Optional(Type.String({ description: 'Season id or slug (default: the active season)' })),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Start (its bucket is included)' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'End, exclusive (default: now)' })),
+  interval: Type.Optional({ ...Interval, default: 'day' }),
+});
+
+const History = Type.Object({
+  player: PlayerRef,
+  season: SeasonRef,
+  stat: Type.String(),
+  interval: Interval,
+  points: Type.Array(
+    Type.Object({
+      at: Type.String({ format: 'date-time', description: "The bucket's start" }),
+      value: Type.Number({ description: 'The value at the end of the bucket' }),
+    }),
+  ),
+});
+
+const SUMMARY = "How one of a player's values changed, by hour or by day (UTC)";
+const DESCRIPTION =
+  'For each bucket in which the value changed, its value at the end of that bucket, oldest first. ' +
+  'Default: the last 30 days by day (by hour: the last 7 days); at most 400 buckets. Points older than ' +
+  "the service's HISTORY_RETENTION_DAYS are kept one per day.";
+
+/**
+ * `GET /players/{player}/stats/history`: how one value grew, by hour or by day; and its mirror for the console
+ * under `/admin` when `admin` is given.
+ */
+export function historyRoutes(
+  history: HistoryService,
+  guard: KeyGuard,
+  admin: AdminGuards | null = null,
+): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/players/:player/stats/history',
@@ -17,39 +53,33 @@ export function historyRoutes(history: HistoryService, guard: KeyGuard): Fastify
         schema: {
           tags: ['Public'],
           operationId: 'getPlayerStatHistory',
-          summary: "How one of a player's values changed, by hour or by day (UTC)",
-          description:
-            'For each bucket in which the value changed, its value at the end of that bucket, oldest first. ' +
-            'Default: the last 30 days by day (by hour: the last 7 days); at most 400 buckets. Points older than ' +
-            "the service's HISTORY_RETENTION_DAYS are kept one per day.",
+          summary: SUMMARY,
+          description: DESCRIPTION,
           security: [{ bearerAuth: [] }],
           'x-required-scopes': ['stats:read'],
           params: PlayerParams,
-          querystring: Type.Object({
-            stat: Type.String({ minLength: 1, description: 'Public statistic key' }),
-            season: Type.Optional(Type.String({ description: 'Season id or slug (default: the active season)' })),
-            from: Type.Optional(Type.String({ format: 'date-time', description: 'Start (its bucket is included)' })),
-            to: Type.Optional(Type.String({ format: 'date-time', description: 'End, exclusive (default: now)' })),
-            interval: Type.Optional({ ...Interval, default: 'day' }),
-          }),
-          response: {
-            200: Type.Object({
-              player: PlayerRef,
-              season: SeasonRef,
-              stat: Type.String(),
-              interval: Interval,
-              points: Type.Array(
-                Type.Object({
-                  at: Type.String({ format: 'date-time', description: "The bucket's start" }),
-                  value: Type.Number({ description: 'The value at the end of the bucket' }),
-                }),
-              ),
-            }),
-            ...errorResponses(401, 403, 404, 422, 429),
-          },
+          querystring: HistoryQuery,
+          response: { 200: History, ...errorResponses(401, 403, 404, 422, 429) },
         },
       },
       async (request) => history.history(keyOf(request), request.params.player, request.query),
     );
+    if (admin) {
+      await mirrorForConsole(
+        app,
+        admin,
+        {
+          url: '/players/:player/stats/history',
+          operationId: 'adminGetPlayerStatHistory',
+          summary: `${SUMMARY} (the console's view of \`GET /players/{player}/stats/history\`)`,
+          description: DESCRIPTION,
+          params: PlayerParams,
+          querystring: HistoryQuery,
+          response: History,
+          errors: [404, 422],
+        },
+        (k, params, query) => history.history(k, params.player, query),
+      );
+    }
   };
 }

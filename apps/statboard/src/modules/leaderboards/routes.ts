@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { mirrorForConsole } from '#src/http/console-reads.ts';
 import type { FastReads } from '#src/http/fast-reads.ts';
+import { sendJsonNowOrLater } from '#src/http/json-text.ts';
 import { errorResponses, PlayerRef, SeasonRef } from '#src/http/schemas.ts';
 import type { KeyGuard } from '#src/plugins/key-auth.ts';
+import type { AdminGuards } from '#src/plugins/session-auth.ts';
 import type { LeaderboardService } from './service.ts';
 
 const LeaderboardQuery = Type.Object({
@@ -35,12 +38,33 @@ const Entry = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
 });
 
-/** `GET /leaderboards`: a cached read (answered on the fast path when cached). */
+const Leaderboard = Type.Object({
+  season: SeasonRef,
+  stat: Type.String(),
+  entries: Type.Array(Entry),
+});
+
+const Rank = Type.Object({
+  season: SeasonRef,
+  stat: Type.String(),
+  total: Type.Integer({ description: 'Public players with a value' }),
+  entry: Entry,
+  entries: Type.Array(Entry, {
+    description: 'Up to `around` entries above the player, its own, and up to `around` below, in order',
+  }),
+});
+
+/**
+ * `GET /leaderboards` and `/leaderboards/rank`: cached reads (answered on the fast path when cached), and their
+ * mirrors for the console under `/admin` when `admin` is given.
+ */
 export function leaderboardRoutes(
   leaderboards: LeaderboardService,
   key: { guard: KeyGuard; reads: FastReads },
+  admin: AdminGuards | null = null,
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
+    const summary = 'Ranked values of one public statistic in a season';
     key.reads.route(app, key.guard, {
       url: '/leaderboards',
       scope: 'leaderboards:read',
@@ -48,19 +72,13 @@ export function leaderboardRoutes(
       doc: {
         tags: ['Public'],
         operationId: 'listLeaderboards',
-        summary: 'Ranked values of one public statistic in a season',
-        response: {
-          200: Type.Object({
-            season: SeasonRef,
-            stat: Type.String(),
-            entries: Type.Array(Entry),
-          }),
-          ...errorResponses(401, 403, 404, 422, 429),
-        },
+        summary,
+        response: { 200: Leaderboard, ...errorResponses(401, 403, 404, 422, 429) },
       },
       answer: (k, _params, query) => leaderboards.json(k, query),
     });
 
+    const rankSummary = "A player's rank in a leaderboard and the entries around it";
     key.reads.route(app, key.guard, {
       url: '/leaderboards/rank',
       scope: 'leaderboards:read',
@@ -68,21 +86,39 @@ export function leaderboardRoutes(
       doc: {
         tags: ['Public'],
         operationId: 'getLeaderboardRank',
-        summary: "A player's rank in a leaderboard and the entries around it",
-        response: {
-          200: Type.Object({
-            season: SeasonRef,
-            stat: Type.String(),
-            total: Type.Integer({ description: 'Public players with a value' }),
-            entry: Entry,
-            entries: Type.Array(Entry, {
-              description: 'Up to `around` entries above the player, its own, and up to `around` below, in order',
-            }),
-          }),
-          ...errorResponses(401, 403, 404, 422, 429),
-        },
+        summary: rankSummary,
+        response: { 200: Rank, ...errorResponses(401, 403, 404, 422, 429) },
       },
       answer: (k, _params, query) => leaderboards.rankJson(k, query),
     });
+
+    if (admin) {
+      await mirrorForConsole(
+        app,
+        admin,
+        {
+          url: '/leaderboards',
+          operationId: 'adminListLeaderboards',
+          summary: `${summary} (the console's view of \`GET /leaderboards\`)`,
+          querystring: LeaderboardQuery,
+          response: Leaderboard,
+          errors: [404, 422],
+        },
+        (k, _params, query, reply) => sendJsonNowOrLater(reply, leaderboards.json(k, query)),
+      );
+      await mirrorForConsole(
+        app,
+        admin,
+        {
+          url: '/leaderboards/rank',
+          operationId: 'adminGetLeaderboardRank',
+          summary: `${rankSummary} (the console's view of \`GET /leaderboards/rank\`)`,
+          querystring: RankQuery,
+          response: Rank,
+          errors: [404, 422],
+        },
+        (k, _params, query, reply) => sendJsonNowOrLater(reply, leaderboards.rankJson(k, query)),
+      );
+    }
   };
 }

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { mirrorForConsole } from '#src/http/console-reads.ts';
 import type { FastReads } from '#src/http/fast-reads.ts';
+import { sendJsonNowOrLater } from '#src/http/json-text.ts';
 import { ADMIN_DOC, adminErrors, errorResponses, PlayerRef } from '#src/http/schemas.ts';
 import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
 import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
@@ -66,6 +68,7 @@ export function playerRoutes({ players, playerAdmin, key, admin }: PlayerRouteDe
       async (request) => players.get(keyOf(request), request.params.player),
     );
 
+    const statsSummary = "A player's statistics in a season (default: the active season)";
     key.reads.route(app, key.guard, {
       url: '/players/:player/stats',
       scope: 'stats:read',
@@ -74,11 +77,25 @@ export function playerRoutes({ players, playerAdmin, key, admin }: PlayerRouteDe
       doc: {
         tags: ['Public'],
         operationId: 'getPlayerStats',
-        summary: "A player's statistics in a season (default: the active season)",
+        summary: statsSummary,
         response: { 200: PlayerStatsResponse, ...errorResponses(401, 403, 404, 429) },
       },
       answer: (k, params, query) => players.statsJson(k, params.player, query.season),
     });
+    await mirrorForConsole(
+      app,
+      admin,
+      {
+        url: '/players/:player/stats',
+        operationId: 'adminGetPlayerStats',
+        summary: `${statsSummary} (the console's view of \`GET /players/{player}/stats\`)`,
+        params: PlayerParams,
+        querystring: PlayerStatsQuery,
+        response: PlayerStatsResponse,
+        errors: [404, 422],
+      },
+      (k, params, query, reply) => sendJsonNowOrLater(reply, players.statsJson(k, params.player, query.season)),
+    );
 
     await app.register(async (instance) => {
       const scope = instance.withTypeProvider<TypeBoxTypeProvider>();

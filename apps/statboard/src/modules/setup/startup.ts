@@ -14,15 +14,16 @@ export async function ensureStartupBootstrapToken(
   if (!(await services.setup.needsBootstrap())) return;
   if (await services.setup.hasUsableToken()) {
     log.info(
-      'no workspace yet: sign in and bootstrap with BOOTSTRAP_TOKEN or a token from `npx statboard bootstrap-token`',
+      `no workspace yet: open ${config.publicUrl}/ in a browser, sign in, and enter BOOTSTRAP_TOKEN (or a token ` +
+        'from `npx statboard bootstrap-token`) on the setup page',
     );
     return;
   }
   const { token, expires_at } = await services.setup.createStartupToken();
   log.warn(
     { expires_at },
-    `no workspace yet: sign in at ${config.publicUrl}/auth/login, then redeem this bootstrap token (shown once, ` +
-      'valid 24 hours) with POST /api/v1/setup/bootstrap {"token": …}',
+    `no workspace yet: open ${config.publicUrl}/ in a browser, sign in, and enter this bootstrap token on the ` +
+      'setup page (shown once, valid 24 hours)',
   );
   log.warn({ expires_at }, `bootstrap token: ${token}`);
 }

@@ -30,7 +30,11 @@ export function userRoutes(users: UserService, guards: AdminGuards): FastifyPlug
           ...ADMIN_DOC,
           operationId: 'updateUserRole',
           summary: "Sets a user's role; only owners grant or change owner; the last owner stays (409)",
-          params: Type.Object({ user: Type.String({ format: 'uuid' }) }),
+          params: Type.Object({
+            user: Type.Union([Type.String({ format: 'uuid' }), Type.String({ format: 'email', maxLength: 320 })], {
+              description: "The user's id, or the email address they signed in with (they must have signed in once)",
+            }),
+          }),
           body: UpdateUserRequest,
           response: { 200: Type.Object({ data: Type.Ref(AdminUser) }), ...adminErrors(400, 401, 403, 404, 409, 422) },
         },

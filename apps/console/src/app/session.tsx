@@ -1,0 +1,52 @@
+import { useQuery } from '@tanstack/react-query';
+import { createContext, type ReactNode, useContext } from 'react';
+import { api, ok, type Role, type Schemas, StatboardError } from '../api.ts';
+
+export type Me = Schemas['AdminMe'];
+
+const MeContext = createContext<Me | null>(null);
+
+/** The signed-in user (inside the signed-in part of the console). */
+export function useMe(): Me & { workspace_id: string } {
+  const me = useContext(MeContext);
+  if (!me?.workspace_id) throw new Error('useMe outside a signed-in workspace');
+  return me as Me & { workspace_id: string };
+}
+
+export function useRole(): Role | null {
+  return useContext(MeContext)?.role ?? null;
+}
+
+export const ME_KEY = ['me'] as const;
+
+/** `GET /admin/me`: null when nobody is signed in (401). */
+export function useSession() {
+  return useQuery({
+    queryKey: ME_KEY,
+    queryFn: async () => {
+      try {
+        return await ok(api.GET('/api/v1/admin/me'));
+      } catch (e) {
+        if (e instanceof StatboardError && e.status === 401) return null;
+        throw e;
+      }
+    },
+    staleTime: 60_000,
+  });
+}
+
+export function SessionProvider({ me, children }: { me: Me; children: ReactNode }) {
+  return <MeContext.Provider value={me}>{children}</MeContext.Provider>;
+}
+
+/** Starts a login that comes back to the page the visitor is on. */
+export function signInUrl(): string {
+  const here = `${location.pathname}${location.search}`;
+  return `/auth/login?return_to=${encodeURIComponent(here === '/sign-in' ? '/' : here)}`;
+}
+
+/** Ends the session and reloads the console (which then shows the sign-in page). */
+export async function signOut(): Promise<void> {
+  await fetch('/auth/logout', { method: 'POST', headers: { accept: 'application/json' } });
+  location.assign('/');
+}

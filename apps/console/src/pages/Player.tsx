@@ -1,0 +1,143 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, ok, StatboardError } from '../api.ts';
+import { Chart } from '../ui/charts.tsx';
+import { ago, Empty, ErrorNotice, formatNumber, Loading, PageHeader } from '../ui/ui.tsx';
+
+const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+
+export function Player() {
+  const { uuid = '' } = useParams();
+  const stats = useQuery({
+    queryKey: ['player-stats', uuid],
+    queryFn: () =>
+      ok(api.GET('/api/v1/admin/players/{player}/stats', { params: { path: { player: uuid }, query: {} } })),
+  });
+  const definitions = useQuery({ queryKey: ['stats'], queryFn: () => ok(api.GET('/api/v1/admin/stats')) });
+  const [chosen, setChosen] = useState<string | null>(null);
+  const values = [...(stats.data?.stats ?? [])].sort((a, b) => a.key.localeCompare(b.key));
+  const stat = chosen ?? values[0]?.key ?? null;
+  const label = (key: string) => definitions.data?.data.find((d) => d.key === key)?.display_name ?? key;
+  const season = stats.data?.season;
+  const history = useQuery({
+    queryKey: ['history', uuid, stat],
+    enabled: stat !== null,
+    queryFn: () =>
+      ok(
+        api.GET('/api/v1/admin/players/{player}/stats/history', {
+          params: { path: { player: uuid }, query: { stat: stat!, interval: 'day' } },
+        }),
+      ),
+  });
+  const rank = useQuery({
+    queryKey: ['rank', uuid, stat, season?.id],
+    enabled: stat !== null && season !== undefined,
+    queryFn: () =>
+      ok(
+        api.GET('/api/v1/admin/leaderboards/rank', {
+          params: { query: { season: season!.id, stat: stat!, player: uuid, around: 2 } },
+        }),
+      ),
+    retry: false,
+  });
+  const hidden = stats.error instanceof StatboardError && stats.error.status === 404;
+  const name = stats.data?.player.username ?? uuid;
+  const points = history.data?.points ?? [];
+  return (
+    <>
+      <PageHeader
+        title={name}
+        description={
+          <>
+            <code>{uuid}</code>
+            {season ? ` · ${season.name}` : ''} · <Link to="/players">All players</Link>
+          </>
+        }
+      />
+      {hidden ? (
+        <p className="notice" role="status">
+          This player has no values a website can see: they are hidden, or have not uploaded in the active season. Show
+          them on the <Link to="/players">Players</Link> page to list their values here.
+        </p>
+      ) : (
+        <ErrorNotice error={stats.error} title="The player could not be loaded" />
+      )}
+      {stats.isPending ? (
+        <Loading lines={6} />
+      ) : stats.data ? (
+        <div className="split">
+          <section aria-labelledby="values-heading">
+            <h2 id="values-heading">Values</h2>
+            {values.length === 0 ? (
+              <Empty>No values in this season yet.</Empty>
+            ) : (
+              <div className="table-wrap tall">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Statistic</th>
+                      <th scope="col" className="num">
+                        Value
+                      </th>
+                      <th scope="col">Changed</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {values.map((v) => (
+                      <tr key={v.key} aria-current={v.key === stat ? 'true' : undefined}>
+                        <th scope="row">
+                          <button type="button" className="link" onClick={() => setChosen(v.key)}>
+                            {label(v.key)}
+                          </button>
+                        </th>
+                        <td className="num">{formatNumber(v.value)}</td>
+                        <td className="small">
+                          <span title={v.updated_at}>{ago(v.updated_at)}</span>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </section>
+          <section aria-labelledby="detail-heading">
+            <h2 id="detail-heading">{stat ? label(stat) : 'History'}</h2>
+            {rank.data ? (
+              <p>
+                Rank <strong>{rank.data.entry.rank.toLocaleString()}</strong> of {rank.data.total.toLocaleString()} in{' '}
+                {season?.name}.{' '}
+                <Link
+                  to={`/leaderboards?season=${encodeURIComponent(season?.slug ?? '')}&stat=${encodeURIComponent(stat ?? '')}`}
+                >
+                  Open the leaderboard
+                </Link>
+              </p>
+            ) : rank.isError ? (
+              <p className="muted">Not ranked: the statistic is not public.</p>
+            ) : (
+              <p className="muted" aria-hidden="true">
+                &nbsp;
+              </p>
+            )}
+            <ErrorNotice error={history.error} title="History could not be loaded" />
+            {history.isPending && stat ? (
+              <Loading lines={5} />
+            ) : points.length > 0 ? (
+              <Chart
+                title="Value over the last 30 days"
+                kind="lines"
+                labels={points.map((p) => dayFormat.format(new Date(p.at)))}
+                series={[{ label: stat ? label(stat) : 'Value', tone: 's2', values: points.map((p) => p.value) }]}
+                summary={`${stat ? label(stat) : 'The value'} went from ${formatNumber(points[0]!.value)} to ${formatNumber(points.at(-1)!.value)} over the last 30 days.`}
+              />
+            ) : stat ? (
+              <Empty>No change recorded in the last 30 days.</Empty>
+            ) : null}
+          </section>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,303 @@
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { StatboardError } from '../api.ts';
+
+/** A page's heading, what it is for, and its main actions. */
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
+  useEffect(() => {
+    document.title = `${title} · Statboard`;
+  }, [title]);
+  return (
+    <header className="page-header">
+      <div>
+        <h1>{title}</h1>
+        {description ? <p className="muted">{description}</p> : null}
+      </div>
+      {actions ? <div className="actions">{actions}</div> : null}
+    </header>
+  );
+}
+
+const FORBIDDEN_HINT = 'Your role does not allow this. An admin or owner can change your role on the Users page.';
+
+/** An error as the service gave it: its message, code and request id (to quote when asking for help). */
+export function ErrorNotice({ error, title = 'Something went wrong' }: { error: unknown; title?: string }) {
+  if (error === null || error === undefined) return null;
+  const e = error instanceof StatboardError ? error : null;
+  const message = e ? e.message : error instanceof Error ? error.message : String(error);
+  return (
+    <div className="notice error" role="alert">
+      <strong>{title}</strong>
+      <p>{message}</p>
+      {e?.details ? (
+        <ul>
+          {Object.entries(e.details).map(([field, msgs]) => (
+            <li key={field}>
+              <code>{field}</code> {msgs.join('; ')}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {e?.status === 403 ? <p>{FORBIDDEN_HINT}</p> : null}
+      {e ? (
+        <p className="small muted">
+          {e.code}
+          {e.requestId ? (
+            <>
+              {' · request id '}
+              <code>{e.requestId}</code>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Space kept for what is loading, so nothing moves when it arrives. */
+export function Loading({ label = 'Loading…', lines = 4 }: { label?: string; lines?: number }) {
+  return (
+    <div className="loading" role="status" aria-live="polite" style={{ minHeight: `${lines * 2.5}rem` }}>
+      <span className="visually-hidden">{label}</span>
+      {Array.from({ length: lines }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+        <div key={i} className="skeleton" />
+      ))}
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}
+
+/**
+ * A modal dialog (the native `<dialog>`: focus moves into it and stays, Escape closes it), named by its heading.
+ * `onClose` runs when it is dismissed; return false from `confirmClose` to keep it open.
+ */
+export function Dialog({
+  title,
+  open,
+  onClose,
+  children,
+  confirmClose,
+  wide = false,
+}: {
+  title: string;
+  open: boolean;
+  onClose: () => void;
+  children: ReactNode;
+  confirmClose?: () => boolean;
+  wide?: boolean;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const headingId = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  const dismiss = () => {
+    if (confirmClose && !confirmClose()) return;
+    onClose();
+  };
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={headingId}
+      className={wide ? 'wide' : undefined}
+      onCancel={(e) => {
+        e.preventDefault();
+        dismiss();
+      }}
+    >
+      {open ? (
+        <>
+          <div className="dialog-head">
+            <h2 id={headingId}>{title}</h2>
+            <button type="button" className="icon" aria-label="Close" onClick={dismiss}>
+              ×
+            </button>
+          </div>
+          {children}
+        </>
+      ) : null}
+    </dialog>
+  );
+}
+
+/** Asks before a change that cannot be undone; says what will happen. */
+export function ConfirmDialog({
+  title,
+  open,
+  children,
+  confirmLabel,
+  danger = false,
+  busy = false,
+  error,
+  onConfirm,
+  onCancel,
+}: {
+  title: string;
+  open: boolean;
+  children: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  busy?: boolean;
+  error?: unknown;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <Dialog title={title} open={open} onClose={onCancel}>
+      <div className="dialog-body">{children}</div>
+      <ErrorNotice error={error} />
+      <div className="dialog-actions">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className={danger ? 'danger' : 'primary'} disabled={busy} onClick={onConfirm}>
+          {busy ? 'Working…' : confirmLabel}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** Copies `text`; says so for screen readers too. */
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(text);
+          setCopied(true);
+          setTimeout(() => setCopied(false), 2000);
+        } catch {
+          // No clipboard (an insecure origin): the text is selectable beside the button.
+        }
+      }}
+    >
+      {label}
+      <span aria-live="polite" className="copied">
+        {copied ? ' ✓ copied' : ''}
+      </span>
+    </button>
+  );
+}
+
+/** Offers `text` as a file to save. */
+export function DownloadButton({
+  text,
+  filename,
+  label,
+  type = 'application/json',
+}: {
+  text: string;
+  filename: string;
+  label: string;
+  type?: string;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={() => {
+        const url = URL.createObjectURL(new Blob([text], { type }));
+        const a = document.createElement('a');
+        a.href = url;
+        a.download = filename;
+        a.click();
+        setTimeout(() => URL.revokeObjectURL(url), 1000);
+      }}
+    >
+      {label}
+    </button>
+  );
+}
+
+/** Previous / next over `total` items, `perPage` a page. */
+export function Pager({
+  page,
+  perPage,
+  total,
+  onPage,
+  label,
+}: {
+  page: number;
+  perPage: number;
+  total: number;
+  onPage: (page: number) => void;
+  label: string;
+}) {
+  const pages = Math.max(1, Math.ceil(total / perPage));
+  if (pages <= 1) return null;
+  return (
+    <nav className="pager" aria-label={`${label} pages`}>
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous page
+      </button>
+      <span aria-live="polite">
+        Page {page} of {pages} ({total.toLocaleString()} in all)
+      </span>
+      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next page
+      </button>
+    </nav>
+  );
+}
+
+export function Badge({
+  tone = 'neutral',
+  children,
+}: {
+  tone?: 'good' | 'bad' | 'warn' | 'neutral';
+  children: ReactNode;
+}) {
+  return <span className={`badge ${tone}`}>{children}</span>;
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** A time as the reader's locale writes it, in a `<time>` element; "never" for null. */
+export function When({
+  at,
+  dateOnly: onlyDate = false,
+  never = 'never',
+}: {
+  at: string | null | undefined;
+  dateOnly?: boolean;
+  never?: string;
+}) {
+  if (!at) return <span className="muted">{never}</span>;
+  const d = new Date(at);
+  return (
+    <time dateTime={at} title={d.toISOString()}>
+      {(onlyDate ? dateOnly : dateTime).format(d)}
+    </time>
+  );
+}
+
+/** "3 min ago", for recent times. */
+export function ago(at: string | null | undefined): string {
+  if (!at) return 'never';
+  const s = Math.round((Date.now() - new Date(at).getTime()) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86_400)} d ago`;
+}
+
+export function formatNumber(n: number): string {
+  return Number.isInteger(n) ? n.toLocaleString() : n.toLocaleString(undefined, { maximumFractionDigits: 2 });
+}

@@ -1,0 +1,403 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { FastifyInstance } from 'fastify';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../statboard/src/app.ts';
+import { WebhookDispatcher } from '../../statboard/src/modules/webhooks/dispatcher.ts';
+import { buildServices, type Services } from '../../statboard/src/services.ts';
+import { startTestIdp, type TestIdp } from '../../statboard/test/admin/support/idp.ts';
+import { createTestDb, modBatch, type TestDb, testConfig } from '../../statboard/test/helpers.ts';
+import { Receiver } from '../../statboard/test/integrations/support/receiver.ts';
+
+// The console as an operator uses it: the service as it ships (its own built console at /), a real OpenID
+// provider, Debian's chromium driven by playwright-core. Every page is checked with axe-core (no serious or
+// critical violation) and photographed at desktop and phone width into test/screenshots/ (ignored by git).
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const haveBrowser = existsSync(CHROMIUM);
+if (!haveBrowser && process.env.CI) throw new Error(`no browser at ${CHROMIUM}: apt-get install -y chromium`);
+
+const DESKTOP = { width: 1280, height: 860 };
+const PHONE = { width: 390, height: 844 };
+
+describe('the console bundle', () => {
+  it('loads under 200 KB of JavaScript (gzipped) on the first page; the other pages load when visited', async () => {
+    const html = await readFile(join(DIST, 'index.html'), 'utf8');
+    const initial = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+    expect(initial.length).toBeGreaterThan(0);
+    let bytes = 0;
+    for (const f of initial) bytes += gzipSync(await readFile(join(DIST, f))).length;
+    expect(bytes).toBeLessThan(200 * 1024);
+    // Pages are separate chunks.
+    const chunks = (await readdir(join(DIST, 'assets'))).filter((f) => f.endsWith('.js'));
+    expect(chunks.length).toBeGreaterThan(initial.length + 5);
+  });
+});
+
+describe.skipIf(!haveBrowser)('the console in a browser', () => {
+  let db: TestDb;
+  let idp: TestIdp;
+  let services: Services;
+  let app: FastifyInstance;
+  let dispatcher: WebhookDispatcher;
+  let browser: Browser;
+  let owner: BrowserContext;
+  let page: Page;
+  let base = '';
+  let bootstrapToken = '';
+  const receiver = new Receiver();
+  let clientSecret = '';
+
+  /** Checks the page with axe-core and photographs it at both widths. */
+  async function look(name: string, p: Page = page): Promise<void> {
+    await p.waitForLoadState('networkidle');
+    const axe = await new AxeBuilder({ page: p }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`)).toEqual([]);
+    await p.screenshot({ path: join(SHOTS, `${name}-desktop.png`), fullPage: true });
+    await p.setViewportSize(PHONE);
+    await p.screenshot({ path: join(SHOTS, `${name}-phone.png`), fullPage: true });
+    await p.setViewportSize(DESKTOP);
+  }
+
+  async function signIn(context: BrowserContext, email: string): Promise<Page> {
+    const p = await context.newPage();
+    await p.goto(`${base}/`);
+    await p.getByRole('link', { name: 'Sign in' }).click();
+    await p.locator('input[name="email"]').fill(email);
+    await p.locator('input[name="email"]').press('Enter');
+    await p.waitForURL(`${base}/**`);
+    return p;
+  }
+
+  beforeAll(async () => {
+    await mkdir(SHOTS, { recursive: true });
+    await receiver.start();
+    // The service's port first: its public URL is the provider's redirect target and the Origin it checks.
+    const probe = await import('node:net').then(
+      (net) =>
+        new Promise<number>((resolve) => {
+          const s = net.createServer().listen(0, '127.0.0.1', () => {
+            const port = (s.address() as AddressInfo).port;
+            s.close(() => resolve(port));
+          });
+        }),
+    );
+    base = `http://127.0.0.1:${probe}`;
+    idp = await startTestIdp({ redirectUri: `${base}/auth/callback`, names: { 'bob@example.com': 'Bob' } });
+    db = await createTestDb();
+    const config = testConfig({
+      PUBLIC_URL: base,
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+      WEBHOOK_ALLOW_PRIVATE: '1',
+    });
+    services = buildServices(db.db, config);
+    app = await buildApp({ config, services });
+    await app.listen({ port: probe, host: '127.0.0.1' });
+    dispatcher = new WebhookDispatcher(db.db, services.outbox, {
+      timeoutMs: 2_000,
+      allowPrivate: true,
+      pollMs: 50,
+      log: { info: () => undefined, warn: () => undefined },
+    });
+    dispatcher.start();
+    bootstrapToken = (await services.setup.createStartupToken()).token;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    owner = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
+  }, 90_000);
+
+  // A failed step leaves a picture of what the browser showed.
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && page) {
+      await page.screenshot({ path: join(SHOTS, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}.png`) });
+    }
+  });
+
+  const workspaceId = () => services.db.query<{ id: string }>('SELECT id FROM workspaces').then((r) => r[0]!.id);
+
+  /** A link of the console's navigation. */
+  const nav = (name: string) =>
+    page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true });
+
+  afterAll(async () => {
+    await browser?.close();
+    await dispatcher?.stop();
+    await app?.close();
+    await services?.flush().catch(() => undefined);
+    await idp?.close();
+    await db?.drop();
+    await receiver.stop();
+  });
+
+  it('shows the sign-in page to a visitor, then the setup page, and bootstraps the workspace', async () => {
+    const visitor = await owner.newPage();
+    await visitor.goto(`${base}/keys`);
+    await visitor.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await look('sign-in', visitor);
+    await visitor.close();
+
+    page = await signIn(owner, 'owner@example.com');
+    await page.getByRole('heading', { name: 'Set up Statboard' }).waitFor();
+    await look('setup');
+    await page.getByLabel('Bootstrap token').fill('stb_bootstrap_wrong');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/INVALID_BOOTSTRAP_TOKEN/);
+    await page.getByLabel('Bootstrap token').fill(bootstrapToken);
+    await page.getByLabel('Workspace name (optional)').fill('Blocky Network');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await look('overview-empty');
+  }, 60_000);
+
+  it('registers a server and activates a season, with a confirmation that says what changes', async () => {
+    await nav('Servers').click();
+    await page.getByRole('heading', { name: 'Servers' }).waitFor();
+    await page.getByRole('button', { name: 'Register server' }).click();
+    await page.getByLabel('Hostname').fill('mc.example.com');
+    await page.getByLabel('Port').fill('25565');
+    await page.getByLabel('Display name (optional)').fill('Survival');
+    await page.getByRole('dialog').getByRole('button', { name: 'Register server' }).click();
+    await page.getByRole('cell', { name: 'mc.example.com:25565' }).waitFor();
+    await look('servers');
+
+    await nav('Seasons').click();
+    await page.getByRole('button', { name: 'Create season' }).click();
+    await page.getByLabel('Name').fill('Season 1');
+    expect(await page.getByLabel('Slug').inputValue()).toBe('season-1');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create season' }).click();
+    await page.getByRole('rowheader', { name: 'Season 1' }).waitFor();
+    await page.getByRole('button', { name: 'Create season' }).click();
+    await page.getByLabel('Name').fill('Season 2');
+    await page.getByLabel(/Activate it now/).uncheck();
+    await page.getByRole('dialog').getByRole('button', { name: 'Create season' }).click();
+    await page.getByRole('button', { name: 'Activate Season 2' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Activate Season 2?' });
+    expect(await confirm.textContent()).toMatch(/instead of Season 1, which stops collecting/);
+    await look('seasons-activate');
+    await confirm.getByRole('button', { name: 'Activate season' }).click();
+    await page.getByRole('button', { name: 'Activate Season 1' }).waitFor();
+    expect((await services.seasons.active(await workspaceId()))?.slug).toBe('season-2');
+    // And back: the uploads below count toward Season 1.
+    await page.getByRole('button', { name: 'Activate Season 1' }).click();
+    await page
+      .getByRole('dialog', { name: 'Activate Season 1?' })
+      .getByRole('button', { name: 'Activate season' })
+      .click();
+    await page.getByRole('button', { name: 'Activate Season 2' }).waitFor();
+    await look('seasons');
+  }, 60_000);
+
+  it('creates a client key, shows its secret once with the mod config, and the upload appears', async () => {
+    await nav('API keys').click();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByLabel('Name').fill('Mod uploads');
+    await look('keys-create');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create key' }).click();
+    const reveal = page.getByRole('dialog', { name: 'Your key is ready' });
+    await reveal.waitFor();
+    clientSecret = await reveal.getByLabel('Secret of Mod uploads').inputValue();
+    expect(clientSecret).toMatch(/^stb_client_/);
+    expect(await reveal.getByLabel('config/hm-stats.json').inputValue()).toContain(clientSecret);
+    expect(await reveal.getByRole('button', { name: 'Done' }).isDisabled()).toBe(true);
+    await look('keys-reveal');
+    await reveal.getByLabel('I have stored the secret').check();
+    await reveal.getByRole('button', { name: 'Done' }).click();
+    // The secret is gone from the page for good.
+    expect(await page.content()).not.toContain(clientSecret);
+    await page.getByRole('rowheader', { name: /Mod uploads/ }).waitFor();
+    await look('keys');
+
+    const upload = await fetch(`${base}/api/v1/ingest/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${clientSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(
+        modBatch({
+          uuid: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+          username: 'Alex',
+          observedAt: new Date().toISOString(),
+          stats: [
+            { key: 'minecraft.custom:minecraft.play_time', value: 72_000 },
+            { key: 'minecraft.mined:minecraft.stone', value: 420 },
+          ],
+        }),
+      ),
+    });
+    expect(upload.status).toBe(200);
+    // An upload for a server nobody registered: the overview says how to fix it.
+    const refused = await fetch(`${base}/api/v1/ingest/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${clientSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(modBatch({ hostname: 'creative.example.com' })),
+    });
+    expect(refused.status).toBe(404);
+    await services.flush();
+
+    // Loaded afresh, the overview does not move once it shows (cumulative layout shift under 0.1, "good").
+    await page.goto(`${base}/`);
+    await page.getByRole('link', { name: 'Register creative.example.com:25565' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const shift = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let sum = 0;
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) sum += (e as unknown as { value: number }).value;
+          }).observe({ type: 'layout-shift', buffered: true } as never);
+          setTimeout(() => resolve(sum), 500);
+        }),
+    );
+    expect(shift).toBeLessThan(0.1);
+    expect(await page.getByText('Uploads accepted, last 24 hours').locator('..').textContent()).toMatch(/^1/);
+    await look('overview');
+    // The dark theme follows the system's.
+    const dark = await browser.newContext({
+      viewport: DESKTOP,
+      colorScheme: 'dark',
+      storageState: await owner.storageState(),
+    });
+    const night = await dark.newPage();
+    await night.goto(`${base}/`);
+    await night.getByRole('heading', { name: 'Overview' }).waitFor();
+    await look('overview-dark', night);
+    await night.goto(`${base}/keys`);
+    await night.getByRole('heading', { name: 'API keys' }).waitFor();
+    await look('keys-dark', night);
+    await dark.close();
+
+    await nav('Players').click();
+    await page.getByRole('link', { name: 'Alex' }).click();
+    await page.getByRole('heading', { name: 'Alex' }).waitFor();
+    await page.getByRole('cell', { name: '72,000' }).waitFor();
+    await look('player');
+    await nav('Players').click();
+    await look('players');
+  }, 60_000);
+
+  it('revokes a key after a confirmation; uploads with it fail from then on', async () => {
+    await nav('API keys').click();
+    await page.getByRole('button', { name: 'Revoke Mod uploads' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke Mod uploads?' });
+    expect(await confirm.textContent()).toMatch(/cannot be undone/);
+    await confirm.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByText('No key matches the filter.').waitFor();
+    const after = await fetch(`${base}/api/v1/ingest/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${clientSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(modBatch()),
+    });
+    expect(after.status).toBe(401);
+  }, 60_000);
+
+  it('changes a role with the rules explained, and a lesser role sees what it may do', async () => {
+    const bobContext = await browser.newContext({ viewport: DESKTOP });
+    const bob = await signIn(bobContext, 'bob@example.com');
+    await bob.getByRole('heading', { name: 'No access yet' }).waitFor();
+    await look('no-access', bob);
+
+    await nav('Users and roles').click();
+    await page.getByRole('textbox', { name: 'Email' }).fill('bob@example.com');
+    await page.getByRole('button', { name: 'Give role' }).click();
+    await expect.poll(() => page.getByLabel('Role of Bob').inputValue()).toBe('readonly');
+    await page.getByLabel('Role of Bob').selectOption('analyst');
+    const confirm = page.getByRole('dialog', { name: 'Change the role of Bob?' });
+    expect(await confirm.textContent()).toMatch(/Analyst/);
+    await confirm.getByRole('button', { name: 'Change role' }).click();
+    await expect.poll(() => page.getByLabel('Role of Bob').inputValue()).toBe('analyst');
+    await look('users');
+
+    await bob.reload();
+    await bob.getByRole('heading', { name: 'Overview' }).waitFor();
+    await bob.getByRole('link', { name: 'API keys' }).click();
+    await bob.getByText('Your role reads keys').waitFor();
+    expect(await bob.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    expect(await bob.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
+    // Signing out ends the session: the console asks to sign in again.
+    await bob.getByRole('button', { name: 'Sign out' }).click();
+    await bob.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await bobContext.close();
+  }, 60_000);
+
+  it('reads the audit log with filters, a diff of each change, and a CSV export', async () => {
+    await nav('Audit log').click();
+    await page.getByRole('cell', { name: 'API_KEY_REVOKED' }).waitFor();
+    await page.getByLabel('Action').selectOption('SERVER_CREATED');
+    await page.getByRole('cell', { name: 'SERVER_CREATED' }).waitFor();
+    expect(await page.getByRole('cell', { name: 'API_KEY_REVOKED' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Show changes' }).first().click();
+    await page.getByRole('rowheader', { name: /hostname/ }).waitFor();
+    await look('audit-log');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    const csv = await readFile((await file.path())!, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe(
+      'created_at,action,actor,actor_user_id,target_type,target_id,ip,request_id,before,after',
+    );
+    expect(csv).toContain('SERVER_CREATED');
+    expect(csv).not.toContain('API_KEY_REVOKED');
+  }, 60_000);
+
+  it('creates a webhook with its secret shown once, tests it, and shows the delivery', async () => {
+    await nav('Webhooks').click();
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByLabel('Receiver URL').fill(receiver.url);
+    await page.getByLabel('Description (optional)').fill('Discord relay');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create webhook' }).click();
+    const reveal = page.getByRole('dialog', { name: 'Signing secret' });
+    expect(await reveal.getByLabel(/Secret of/).inputValue()).toMatch(/^whsec_/);
+    await reveal.getByLabel('I have stored the secret').check();
+    await reveal.getByRole('button', { name: 'Done' }).click();
+    await look('webhooks');
+    await page.getByRole('link', { name: 'Discord relay' }).click();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('delivered').waitFor({ timeout: 15_000 });
+    expect(receiver.accepted.length).toBeGreaterThan(0);
+    await look('webhook');
+  }, 60_000);
+
+  it('shows statistics, leaderboards and who is online', async () => {
+    await nav('Statistics').click();
+    await page.getByRole('button', { name: 'Edit minecraft.custom:minecraft.play_time' }).click();
+    await page.getByLabel('Display name').fill('Play time');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('cell', { name: 'Play time' }).waitFor();
+    await look('stats');
+    await nav('Leaderboards').click();
+    await page.getByLabel('Season').selectOption('season-1');
+    await page.getByLabel('Statistic').selectOption({ label: 'Play time' });
+    await page.getByRole('link', { name: 'Alex' }).waitFor();
+    await look('leaderboards');
+    await nav('Online now').click();
+    await page.getByRole('heading', { name: /Survival/ }).waitFor();
+    await look('online');
+  }, 60_000);
+
+  it('sends a visitor whose session ended back to the sign-in page', async () => {
+    await owner.clearCookies();
+    await nav('Players').click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  }, 30_000);
+});
