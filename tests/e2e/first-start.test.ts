@@ -43,7 +43,7 @@ describe('the log of a first start', () => {
     expect(lines.some((l) => l.trim().startsWith('{'))).toBe(false);
     expect(log).not.toContain('\\n');
     expect(lines.some((l) => /WARN.*DEVELOPMENT LOGIN ENABLED/.test(l))).toBe(true);
-    expect(lines.some((l) => /sign in at http:\/\/127\.0\.0\.1:PORT\/auth\/login/.test(l))).toBe(true);
+    expect(lines.some((l) => /console: open http:\/\/127\.0\.0\.1:PORT\/ in a browser/.test(l))).toBe(true);
     expect(lines.some((l) => /bootstrap token: stb_bootstrap_\S+/.test(l))).toBe(true);
   }, 90_000);
 

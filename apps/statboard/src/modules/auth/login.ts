@@ -38,7 +38,7 @@ export function loginRoutes(config: Config, services: AuthServices, limits?: Req
       };
       const devIssuer = `${config.publicUrl}/dev-idp`;
       app.log.warn({ issuer: devIssuer }, DEV_IDP_WARNING);
-      app.log.info(`sign in at ${config.publicUrl}/auth/login`);
+      app.log.info(`console: open ${config.publicUrl}/ in a browser and sign in with any email address`);
       await app.register(devIdpRoutes(getIdp));
       oidc = new OidcClient(
         { issuer: devIssuer, clientId: '', clientSecret: null, allowHttp: true },
