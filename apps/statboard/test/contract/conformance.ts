@@ -52,7 +52,10 @@ export class Conformance {
     if (!types.includes('application/json')) {
       // A declared non-JSON answer (the audit log's CSV): its content type must be one of those declared.
       const actual = String(res.headers['content-type']);
-      expect(types.some((t) => actual.startsWith(t)), `${where}: ${actual} is not one of ${types.join(', ')}`).toBe(true);
+      expect(
+        types.some((t) => actual.startsWith(t)),
+        `${where}: ${actual} is not one of ${types.join(', ')}`,
+      ).toBe(true);
       return;
     }
     expect(String(res.headers['content-type']), where).toMatch(/^application\/json/);
