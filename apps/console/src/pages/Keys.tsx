@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, CAN, ok, type Schemas } from '../api.ts';
 import { useRole } from '../app/session.tsx';
@@ -307,7 +307,7 @@ function KeyForm({
   const [expires, setExpires] = useState(existing?.expires_at ? existing.expires_at.slice(0, 10) : '');
   const [serverIds, setServerIds] = useState<string[]>(existing?.server_restrictions ?? []);
   const [seasonIds, setSeasonIds] = useState<string[]>(existing?.season_restrictions ?? []);
-  const [players, setPlayers] = useState<string>((existing?.player_restrictions ?? []).join('\n'));
+  const [players, setPlayers] = useState<string[]>(existing?.player_restrictions ?? []);
 
   const allowed = (s: string) =>
     type === 'client' ? s === 'ingest:write' : type === 'website' ? s !== 'ingest:write' : true;
@@ -317,10 +317,7 @@ function KeyForm({
     scopes: scopes.filter(allowed),
     server_restrictions: serverIds,
     season_restrictions: seasonIds,
-    player_restrictions: players
-      .split(/[\s,]+/)
-      .map((p) => p.trim().toLowerCase())
-      .filter((p) => p !== ''),
+    player_restrictions: players,
     expires_at: expires === '' ? null : new Date(`${expires}T23:59:59Z`).toISOString(),
   });
   const save = useMutation({
@@ -407,7 +404,10 @@ function KeyForm({
                   checked={serverIds.includes(s.id)}
                   onChange={() => toggle(serverIds, setServerIds, s.id)}
                 />
-                {s.name} <span className="muted small">{`${s.hostname}:${s.port}`}</span>
+                <span>
+                  {s.display_name ?? s.name}
+                  <span className="muted small block">{`${s.hostname}:${s.port}`}</span>
+                </span>
               </label>
             ))}
           </div>
@@ -431,15 +431,7 @@ function KeyForm({
           ))}
         </div>
       </fieldset>
-      <label htmlFor={`${id}-players`}>Players this key may be used for (game UUIDs)</label>
-      <textarea
-        id={`${id}-players`}
-        rows={2}
-        value={players}
-        onChange={(e) => setPlayers(e.target.value)}
-        placeholder="One UUID per line; empty: every player"
-        spellCheck={false}
-      />
+      <PlayerPicker value={players} onChange={setPlayers} />
       <label htmlFor={`${id}-expires`}>Expires on (optional)</label>
       <input id={`${id}-expires`} type="date" value={expires} onChange={(e) => setExpires(e.target.value)} />
       <label htmlFor={`${id}-description`}>Description (optional)</label>
@@ -626,5 +618,80 @@ function RevealDialog({
         </div>
       ) : null}
     </Dialog>
+  );
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Picks the players a key is restricted to: search by name or UUID, add, remove. */
+function PlayerPicker({ value, onChange }: { value: string[]; onChange: (v: string[]) => void }) {
+  const id = useId();
+  const [search, setSearch] = useState('');
+  const [names, setNames] = useState<Record<string, string>>({});
+  const q = useDeferredValue(search.trim());
+  const found = useQuery({
+    queryKey: ['players', q],
+    enabled: q.length > 0,
+    queryFn: () => ok(api.GET('/api/v1/admin/players', { params: { query: { search: q } } })),
+  });
+  const add = (uuid: string, name?: string) => {
+    const u = uuid.toLowerCase();
+    if (name) setNames((n) => ({ ...n, [u]: name }));
+    if (!value.includes(u)) onChange([...value, u]);
+  };
+  const results = (found.data?.data ?? []).filter((p) => !value.includes(p.uuid)).slice(0, 6);
+  return (
+    <fieldset>
+      <legend>Players this key may be used for</legend>
+      <p className="small muted">None chosen: every player.</p>
+      {value.length > 0 ? (
+        <ul className="chips" aria-label="Chosen players">
+          {value.map((u) => (
+            <li key={u}>
+              {names[u] ?? <code>{u}</code>}
+              <button
+                type="button"
+                className="icon"
+                aria-label={`Remove ${names[u] ?? u}`}
+                onClick={() => onChange(value.filter((x) => x !== u))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <label htmlFor={`${id}-find`}>Find a player</label>
+      <input
+        id={`${id}-find`}
+        type="search"
+        value={search}
+        maxLength={64}
+        onChange={(e) => setSearch(e.target.value)}
+        placeholder="Name or UUID"
+        autoComplete="off"
+      />
+      {q ? (
+        <ul className="plain picker-results" aria-live="polite">
+          {results.map((p) => (
+            <li key={p.uuid}>
+              <button type="button" onClick={() => add(p.uuid, p.username)}>
+                Add {p.username}
+              </button>{' '}
+              <code className="small muted">{p.uuid}</code>
+            </li>
+          ))}
+          {results.length === 0 && UUID.test(q) && !value.includes(q.toLowerCase()) ? (
+            <li>
+              <button type="button" onClick={() => add(q)}>
+                Add {q.toLowerCase()}
+              </button>{' '}
+              <span className="small muted">(not seen yet)</span>
+            </li>
+          ) : null}
+          {found.data?.data.length === 0 && !UUID.test(q) ? <li className="muted">No player matches.</li> : null}
+        </ul>
+      ) : null}
+    </fieldset>
   );
 }

@@ -49,12 +49,12 @@ async function get(jar: CookieJar, url: string, init: RequestInit = {}): Promise
 }
 
 describe('embedded development identity provider (no OIDC_ISSUER, not production)', () => {
-  it('logs a loud warning naming the login URL', () => {
+  it("logs a loud warning and where to sign in (the console's address)", () => {
     const text = logs.join('');
     expect(text).toContain('DEVELOPMENT LOGIN ENABLED');
     // Readable lines: no message spans several lines.
     for (const line of logs.join('').split('\n').filter(Boolean)) expect(JSON.parse(line).msg).not.toContain('\n');
-    expect(text).toContain(`${base}/auth/login`);
+    expect(text).toContain(`console: open ${base}/ in a browser`);
   });
 
   it('serves discovery for the issuer PUBLIC_URL/dev-idp', async () => {
