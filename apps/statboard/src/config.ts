@@ -53,6 +53,8 @@ export interface Config {
   readonly timeouts: Timeouts;
   /** Webhook deliveries: private addresses allowed (WEBHOOK_ALLOW_PRIVATE) and the time one attempt may take. */
   readonly webhooks: { readonly allowPrivate: boolean; readonly timeoutMs: number };
+  /** Events stored longer ago than this are deleted in the background (EVENT_RETENTION_DAYS; 0: kept for ever). */
+  readonly eventRetentionDays: number;
   /** METRICS_PORT: Prometheus metrics at `GET /metrics` on HOST and this port; null (unset): no metrics at all. */
   readonly metricsPort: number | null;
 }
@@ -244,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
   });
   const historyRetentionDays = intVar(env, 'HISTORY_RETENTION_DAYS', 400, 0, 100_000, problems);
   const historyEnabled = boolVar(env, 'HISTORY_ENABLED', true, problems);
+  const eventRetentionDays = intVar(env, 'EVENT_RETENTION_DAYS', 365, 0, 100_000, problems);
   const webhooks = Object.freeze({
     allowPrivate: boolVar(env, 'WEBHOOK_ALLOW_PRIVATE', false, problems),
     timeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60, problems) * 1000,
@@ -283,6 +286,7 @@ export function loadConfig(env: Env = process.env): Config {
     rankCacheEntries: Math.floor((rankCacheMb * 1024 * 1024) / RANK_BOARD_BYTES_PER_ENTRY),
     historyRetentionDays,
     historyEnabled,
+    eventRetentionDays,
     embeddedCheckpointMs,
     timeouts,
     webhooks,

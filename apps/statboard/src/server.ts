@@ -10,6 +10,7 @@ import { DatabaseBusyError, openDatabase } from './db/open.ts';
 import { MetricsListener } from './metrics/listener.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { HistoryFolder } from './modules/history/fold.ts';
+import { Pruner } from './modules/retention/pruner.ts';
 import { ensureStartupBootstrapToken } from './modules/setup/startup.ts';
 import { WebhookDispatcher } from './modules/webhooks/dispatcher.ts';
 import { buildServices } from './services.ts';
@@ -96,6 +97,8 @@ async function main(): Promise<void> {
   await ensureStartupBootstrapToken(services, config, logger);
   const folder = new HistoryFolder(db, config.historyRetentionDays, logger);
   folder.start();
+  const pruner = new Pruner(db, services.sessions, config.eventRetentionDays, logger);
+  pruner.start();
   const dispatcher = new WebhookDispatcher(db, services.outbox, {
     timeoutMs: config.webhooks.timeoutMs,
     allowPrivate: config.webhooks.allowPrivate,
@@ -121,6 +124,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await folder.stop();
+      await pruner.stop();
       await dispatcher.stop();
       await metricsListener?.close();
       await services.flush();

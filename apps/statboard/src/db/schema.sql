@@ -91,6 +91,7 @@ TABLE events
   constraint events_server_id_fkey FOREIGN KEY (server_id) REFERENCES servers(id) ON DELETE CASCADE
   constraint events_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
   index CREATE UNIQUE INDEX events_pkey ON public.events USING btree (workspace_id, id)
+  index CREATE INDEX events_received_idx ON public.events USING btree (received_at)
 
 TABLE game_sessions
   column id uuid NOT NULL DEFAULT gen_random_uuid()

@@ -77,6 +77,13 @@ export class SessionService {
     await repo.deleteSession(this.db, hashId(id));
   }
 
+  /** Deletes the sessions that have ended (idle or past their expiry) and the logins never finished. */
+  async pruneEnded(): Promise<void> {
+    const at = new Date(this.now());
+    await repo.deleteExpired(this.db, at, new Date(at.getTime() - this.idleMs));
+    await repo.deleteExpiredLoginStates(this.db, at);
+  }
+
   /** Remembers a login in progress; returns the id for the login cookie. */
   async beginLogin(login: PendingLogin): Promise<string> {
     const id = randomId();
