@@ -2,7 +2,8 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { api, CAN, ok, type Schemas } from '../api.ts';
 import { useMe } from '../app/session.tsx';
-import { Empty, ErrorNotice, Loading, PageHeader, Pager, When } from '../ui/ui.tsx';
+import { useUsers } from '../queries.ts';
+import { Empty, ErrorNotice, Loading, PageHeader, Pager, saveFile, When } from '../ui/ui.tsx';
 
 type AuditRecord = Schemas['AuditRecord'];
 
@@ -55,7 +56,7 @@ export function AuditLog() {
   const [filters, setFilters] = useState<Filters>({ action: '', actor: '', from: '', to: '' });
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<string | null>(null);
-  const users = useQuery({ queryKey: ['users'], enabled: allowed, queryFn: () => ok(api.GET('/api/v1/admin/users')) });
+  const users = useUsers(allowed);
   const log = useQuery({
     queryKey: ['audit', filters, page],
     enabled: allowed,
@@ -70,12 +71,7 @@ export function AuditLog() {
         parseAs: 'blob',
       });
       const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'audit-log.csv';
-      const url = URL.createObjectURL(data as Blob);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = name;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      saveFile(data as Blob, name);
     },
   });
   const set = (next: Partial<Filters>) => {

@@ -3,6 +3,8 @@ import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, CAN, ok, type Schemas } from '../api.ts';
 import { useRole } from '../app/session.tsx';
+import { useSeasons, useServers } from '../queries.ts';
+import { DialogForm, RevealSecretDialog } from '../ui/forms.tsx';
 import {
   ago,
   Badge,
@@ -51,13 +53,6 @@ const STATUS_TONE: Record<ApiKey['status'], 'good' | 'bad' | 'warn' | 'neutral'>
   revoked: 'bad',
   expired: 'neutral',
 };
-
-function useServers() {
-  return useQuery({ queryKey: ['servers'], queryFn: () => ok(api.GET('/api/v1/admin/servers')) });
-}
-function useSeasons() {
-  return useQuery({ queryKey: ['seasons'], queryFn: () => ok(api.GET('/api/v1/admin/seasons')) });
-}
 
 export function Keys() {
   const role = useRole();
@@ -337,12 +332,13 @@ function KeyForm({
     set(list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
 
   return (
-    <form
-      className="dialog-body"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
+    <DialogForm
+      onSubmit={() => save.mutate()}
+      error={save.error}
+      errorTitle={existing ? 'The key was not changed' : 'The key was not created'}
+      pending={save.isPending}
+      submitLabel={existing ? 'Save changes' : 'Create key'}
+      onCancel={onCancel}
     >
       <label htmlFor={`${id}-name`}>Name</label>
       <input
@@ -441,16 +437,7 @@ function KeyForm({
         value={description}
         onChange={(e) => setDescription(e.target.value)}
       />
-      <ErrorNotice error={save.error} title={existing ? 'The key was not changed' : 'The key was not created'} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : existing ? 'Save changes' : 'Create key'}
-        </button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
@@ -490,12 +477,14 @@ function RotateDialog({
         onClose();
       }}
     >
-      <form
-        className="dialog-body"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (apiKey) rotate.mutate(apiKey);
-        }}
+      <DialogForm
+        onSubmit={() => apiKey && rotate.mutate(apiKey)}
+        error={rotate.error}
+        errorTitle="The key was not rotated"
+        pending={rotate.isPending}
+        submitLabel="Rotate key"
+        pendingLabel="Rotating…"
+        onCancel={onClose}
       >
         <p>
           A new key with the same settings replaces this one. Give the clients using it time to switch: the old key
@@ -510,16 +499,7 @@ function RotateDialog({
             </label>
           ))}
         </fieldset>
-        <ErrorNotice error={rotate.error} title="The key was not rotated" />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={rotate.isPending}>
-            {rotate.isPending ? 'Rotating…' : 'Rotate key'}
-          </button>
-        </div>
-      </form>
+      </DialogForm>
     </Dialog>
   );
 }
@@ -540,84 +520,47 @@ function RevealDialog({
   onClose: () => void;
 }) {
   const id = useId();
-  const [stored, setStored] = useState(false);
-  const close = () => {
-    setStored(false);
-    onClose();
-  };
   const key = revealed?.key;
   const allowedServers = key?.server_restrictions.length
     ? servers.filter((s) => key.server_restrictions.includes(s.id))
     : null;
+  const config = revealed ? modConfig(revealed.secret) : '';
   return (
-    <Dialog
+    <RevealSecretDialog
       title={revealed?.rotatedFrom ? 'Your new key' : 'Your key is ready'}
       open={revealed !== null}
-      onClose={close}
-      confirmClose={() =>
-        stored || window.confirm('The secret will not be shown again. Close without having stored it?')
-      }
-      wide
+      label={`Secret of ${key?.name ?? 'the key'}`}
+      secret={revealed?.secret ?? ''}
+      onClose={onClose}
     >
-      {revealed && key ? (
-        <div className="dialog-body">
-          <p className="notice warn">
-            Copy the secret now: this is the only time it is shown. Statboard keeps only a hash of it.
+      {key?.type === 'client' ? (
+        <>
+          <h3>Mod configuration</h3>
+          <p>
+            Put this in <code>config/hm-stats.json</code> on each player’s client (or enter the URL and key in the mod’s
+            settings), then restart the game.
           </p>
-          <label htmlFor={`${id}-secret`}>Secret of {key.name}</label>
-          <div className="copy-row">
-            <input
-              id={`${id}-secret`}
-              className="mono"
-              readOnly
-              value={revealed.secret}
-              onFocus={(e) => e.target.select()}
-            />
-            <CopyButton text={revealed.secret} label="Copy secret" />
+          <label htmlFor={`${id}-config`}>config/hm-stats.json</label>
+          <textarea
+            id={`${id}-config`}
+            className="code mono"
+            readOnly
+            rows={7}
+            value={config}
+            onFocus={(e) => e.target.select()}
+          />
+          <div className="form-actions">
+            <CopyButton text={config} label="Copy config" />
+            <DownloadButton text={config} filename="hm-stats.json" label="Download hm-stats.json" />
           </div>
-          {key.type === 'client' ? (
-            <>
-              <h3>Mod configuration</h3>
-              <p>
-                Put this in <code>config/hm-stats.json</code> on each player’s client (or enter the URL and key in the
-                mod’s settings), then restart the game.
-              </p>
-              <label htmlFor={`${id}-config`}>config/hm-stats.json</label>
-              <textarea
-                id={`${id}-config`}
-                className="code mono"
-                readOnly
-                rows={7}
-                value={modConfig(revealed.secret)}
-                onFocus={(e) => e.target.select()}
-              />
-              <div className="form-actions">
-                <CopyButton text={modConfig(revealed.secret)} label="Copy config" />
-                <DownloadButton
-                  text={modConfig(revealed.secret)}
-                  filename="hm-stats.json"
-                  label="Download hm-stats.json"
-                />
-              </div>
-              <p className="small muted">
-                {allowedServers
-                  ? `This key uploads only from ${allowedServers.map((s) => `${s.hostname}:${s.port}`).join(', ')}.`
-                  : 'This key uploads from every registered server.'}
-              </p>
-            </>
-          ) : null}
-          <label className="choice">
-            <input type="checkbox" checked={stored} onChange={(e) => setStored(e.target.checked)} />I have stored the
-            secret
-          </label>
-          <div className="dialog-actions">
-            <button type="button" className="primary" disabled={!stored} onClick={close}>
-              Done
-            </button>
-          </div>
-        </div>
+          <p className="small muted">
+            {allowedServers
+              ? `This key uploads only from ${allowedServers.map((s) => `${s.hostname}:${s.port}`).join(', ')}.`
+              : 'This key uploads from every registered server.'}
+          </p>
+        </>
       ) : null}
-    </Dialog>
+    </RevealSecretDialog>
   );
 }
 

@@ -1,14 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, ok } from '../api.ts';
+import { useSeasons, useStatDefinitions } from '../queries.ts';
 import { Empty, ErrorNotice, formatNumber, Loading, PageHeader, When } from '../ui/ui.tsx';
 
 const PER_PAGE = 25;
 
 export function Leaderboards() {
   const [params, setParams] = useSearchParams();
-  const seasons = useQuery({ queryKey: ['seasons'], queryFn: () => ok(api.GET('/api/v1/admin/seasons')) });
-  const stats = useQuery({ queryKey: ['stats'], queryFn: () => ok(api.GET('/api/v1/admin/stats')) });
+  const seasons = useSeasons();
+  const stats = useStatDefinitions();
   const publicStats = (stats.data?.data ?? []).filter((d) => d.public).sort((a, b) => a.key.localeCompare(b.key));
   const season =
     params.get('season') ?? seasons.data?.data.find((s) => s.active)?.slug ?? seasons.data?.data[0]?.slug ?? '';

@@ -1,15 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, ok } from '../api.ts';
+import { useOnline, useServers } from '../queries.ts';
 import { ago, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
 
 export function Online() {
-  const online = useQuery({
-    queryKey: ['online'],
-    queryFn: () => ok(api.GET('/api/v1/admin/online')),
-    refetchInterval: 30_000,
-  });
-  const servers = useQuery({ queryKey: ['servers'], queryFn: () => ok(api.GET('/api/v1/admin/servers')) });
+  const online = useOnline();
+  const servers = useServers();
   const groups = new Map<string, { name: string; players: NonNullable<typeof online.data>['data'] }>();
   for (const s of servers.data?.data ?? []) groups.set(s.id, { name: s.display_name ?? s.name, players: [] });
   for (const e of online.data?.data ?? []) {

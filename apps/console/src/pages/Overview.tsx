@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, ok } from '../api.ts';
+import { useOnline } from '../queries.ts';
 import { Chart } from '../ui/charts.tsx';
 import { ago, Empty, ErrorNotice, Loading, PageHeader, When } from '../ui/ui.tsx';
 
@@ -47,11 +48,7 @@ export function Overview() {
       ),
     refetchInterval: 60_000,
   });
-  const online = useQuery({
-    queryKey: ['online'],
-    queryFn: () => ok(api.GET('/api/v1/admin/online')),
-    refetchInterval: 30_000,
-  });
+  const online = useOnline();
   const rejections = useQuery({ queryKey: ['rejections', 1], queryFn: loadRejections, refetchInterval: 60_000 });
 
   const buckets = activity.data?.data ?? [];

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, ok, StatboardError } from '../api.ts';
+import { useStatDefinitions } from '../queries.ts';
 import { Chart } from '../ui/charts.tsx';
 import { ago, Empty, ErrorNotice, formatNumber, Loading, PageHeader } from '../ui/ui.tsx';
 
@@ -14,7 +15,7 @@ export function Player() {
     queryFn: () =>
       ok(api.GET('/api/v1/admin/players/{player}/stats', { params: { path: { player: uuid }, query: {} } })),
   });
-  const definitions = useQuery({ queryKey: ['stats'], queryFn: () => ok(api.GET('/api/v1/admin/stats')) });
+  const definitions = useStatDefinitions();
   const [chosen, setChosen] = useState<string | null>(null);
   const values = [...(stats.data?.stats ?? [])].sort((a, b) => a.key.localeCompare(b.key));
   const stat = chosen ?? values[0]?.key ?? null;

@@ -1,7 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, CAN, ok, type Schemas } from '../api.ts';
 import { useRole } from '../app/session.tsx';
+import { useSeasons } from '../queries.ts';
+import { DialogForm } from '../ui/forms.tsx';
 import { Badge, ConfirmDialog, Dialog, Empty, ErrorNotice, Loading, PageHeader, When } from '../ui/ui.tsx';
 
 type Season = Schemas['Season'];
@@ -18,7 +20,7 @@ function slugOf(name: string): string {
 export function Seasons() {
   const canEdit = CAN.configure(useRole());
   const queryClient = useQueryClient();
-  const seasons = useQuery({ queryKey: ['seasons'], queryFn: () => ok(api.GET('/api/v1/admin/seasons')) });
+  const seasons = useSeasons();
   const [creating, setCreating] = useState(false);
   const [activating, setActivating] = useState<Season | null>(null);
   const active = seasons.data?.data.find((s) => s.active) ?? null;
@@ -164,12 +166,13 @@ function SeasonForm({ hasActive, onDone }: { hasActive: boolean; onDone: () => v
     onSuccess: onDone,
   });
   return (
-    <form
-      className="dialog-body"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
+    <DialogForm
+      onSubmit={() => save.mutate()}
+      error={save.error}
+      errorTitle="The season was not created"
+      pending={save.isPending}
+      submitLabel="Create season"
+      pendingLabel="Creating…"
     >
       <label htmlFor={`${id}-name`}>Name</label>
       <input
@@ -213,12 +216,6 @@ function SeasonForm({ hasActive, onDone }: { hasActive: boolean; onDone: () => v
         <input type="checkbox" checked={activate} onChange={(e) => setActivate(e.target.checked)} />
         Activate it now{hasActive ? ' (the active season stops collecting)' : ''}
       </label>
-      <ErrorNotice error={save.error} title="The season was not created" />
-      <div className="dialog-actions">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Creating…' : 'Create season'}
-        </button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }

@@ -1,8 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, CAN, ok, type Schemas } from '../api.ts';
 import { useRole } from '../app/session.tsx';
+import { useServers } from '../queries.ts';
+import { DialogForm } from '../ui/forms.tsx';
 import { ago, Badge, Dialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
 
 type Server = Schemas['Server'];
@@ -11,7 +13,7 @@ export function Servers() {
   const canEdit = CAN.configure(useRole());
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const servers = useQuery({ queryKey: ['servers'], queryFn: () => ok(api.GET('/api/v1/admin/servers')) });
+  const servers = useServers();
   const [editing, setEditing] = useState<Server | null>(null);
   // `?new=host:port` (from a rejected upload on the overview) opens the form filled in.
   const proposed = params.get('new');
@@ -151,12 +153,12 @@ function ServerForm({ existing, proposed, onDone }: { existing?: Server; propose
     onSuccess: onDone,
   });
   return (
-    <form
-      className="dialog-body"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
+    <DialogForm
+      onSubmit={() => save.mutate()}
+      error={save.error}
+      errorTitle="The server was not saved"
+      pending={save.isPending}
+      submitLabel={existing ? 'Save changes' : 'Register server'}
     >
       <label htmlFor={`${id}-host`}>Hostname</label>
       <input
@@ -197,12 +199,6 @@ function ServerForm({ existing, proposed, onDone }: { existing?: Server; propose
         onChange={(e) => setDisplayName(e.target.value)}
         placeholder="Shown on websites"
       />
-      <ErrorNotice error={save.error} title="The server was not saved" />
-      <div className="dialog-actions">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : existing ? 'Save changes' : 'Register server'}
-        </button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }

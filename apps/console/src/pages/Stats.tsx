@@ -1,14 +1,16 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { api, CAN, ok, type Schemas } from '../api.ts';
 import { useRole } from '../app/session.tsx';
+import { useStatDefinitions } from '../queries.ts';
+import { DialogForm } from '../ui/forms.tsx';
 import { Badge, Dialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
 
 type Definition = Schemas['StatDefinition'];
 
 export function Stats() {
   const canCurate = CAN.curate(useRole());
-  const stats = useQuery({ queryKey: ['stats'], queryFn: () => ok(api.GET('/api/v1/admin/stats')) });
+  const stats = useStatDefinitions();
   const [filter, setFilter] = useState('');
   const [editing, setEditing] = useState<Definition | null>(null);
   const shown = useMemo(() => {
@@ -110,12 +112,13 @@ function DefinitionForm({ definition, onDone }: { definition: Definition; onDone
     },
   });
   return (
-    <form
-      className="dialog-body"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
+    <DialogForm
+      onSubmit={() => save.mutate()}
+      error={save.error}
+      errorTitle="The statistic was not changed"
+      pending={save.isPending}
+      submitLabel="Save changes"
+      onCancel={onDone}
     >
       <label htmlFor={`${id}-name`}>Display name</label>
       <input
@@ -140,15 +143,6 @@ function DefinitionForm({ definition, onDone }: { definition: Definition; onDone
           The lowest value (fastest time, fewest deaths)
         </label>
       </fieldset>
-      <ErrorNotice error={save.error} title="The statistic was not changed" />
-      <div className="dialog-actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save changes'}
-        </button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }

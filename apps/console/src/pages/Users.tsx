@@ -1,7 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, CAN, ok, ROLE_EXPLAINED, ROLE_LABEL, type Role, type Schemas } from '../api.ts';
 import { useMe } from '../app/session.tsx';
+import { useUsers } from '../queries.ts';
 import { ago, ConfirmDialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
 
 type User = Schemas['AdminUser'];
@@ -10,11 +11,7 @@ const ROLES: Role[] = ['owner', 'admin', 'analyst', 'readonly'];
 export function Users() {
   const me = useMe();
   const queryClient = useQueryClient();
-  const users = useQuery({
-    queryKey: ['users'],
-    enabled: CAN.administer(me.role),
-    queryFn: () => ok(api.GET('/api/v1/admin/users')),
-  });
+  const users = useUsers(CAN.administer(me.role));
   const [pending, setPending] = useState<{ user: User; role: Role | null } | null>(null);
   const change = useMutation({
     mutationFn: (p: { user: User; role: Role | null }) =>

@@ -3,6 +3,7 @@ import { Fragment, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, CAN, ok } from '../api.ts';
 import { useRole } from '../app/session.tsx';
+import { useWebhooks } from '../queries.ts';
 import { Badge, ConfirmDialog, Dialog, Empty, ErrorNotice, Loading, PageHeader, Pager, When } from '../ui/ui.tsx';
 import { type Webhook as Hook, SecretDialog, WebhookForm } from './Webhooks.tsx';
 
@@ -18,11 +19,7 @@ export function Webhook() {
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [secret, setSecret] = useState<{ hook: Hook; secret: string } | null>(null);
-  const hooks = useQuery({
-    queryKey: ['webhooks'],
-    enabled: canEdit,
-    queryFn: () => ok(api.GET('/api/v1/admin/webhooks')),
-  });
+  const hooks = useWebhooks(canEdit);
   const hook = hooks.data?.data.find((h) => h.id === id) ?? null;
   const deliveries = useQuery({
     queryKey: ['deliveries', id, page],

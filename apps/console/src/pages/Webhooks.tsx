@@ -1,9 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { api, CAN, ok, type Schemas } from '../api.ts';
 import { useRole } from '../app/session.tsx';
-import { ago, Badge, CopyButton, Dialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
+import { useWebhooks } from '../queries.ts';
+import { DialogForm, RevealSecretDialog } from '../ui/forms.tsx';
+import { ago, Badge, Dialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
 
 export type Webhook = Schemas['Webhook'];
 export type WebhookEvent = Webhook['events'][number];
@@ -18,11 +20,7 @@ export const EVENTS: { type: WebhookEvent; help: string }[] = [
 
 export function Webhooks() {
   const canEdit = CAN.configure(useRole());
-  const hooks = useQuery({
-    queryKey: ['webhooks'],
-    enabled: canEdit,
-    queryFn: () => ok(api.GET('/api/v1/admin/webhooks')),
-  });
+  const hooks = useWebhooks(canEdit);
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<{ hook: Webhook; secret: string } | null>(null);
   if (!canEdit) {
@@ -151,12 +149,13 @@ export function WebhookForm({
     },
   });
   return (
-    <form
-      className="dialog-body"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
+    <DialogForm
+      onSubmit={() => save.mutate()}
+      error={save.error}
+      errorTitle="The webhook was not saved"
+      pending={save.isPending}
+      submitLabel={existing ? 'Save changes' : 'Create webhook'}
+      submitDisabled={events.length === 0}
     >
       <label htmlFor={`${id}-url`}>Receiver URL</label>
       <input
@@ -202,13 +201,7 @@ export function WebhookForm({
         <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
         Enabled (a disabled webhook is sent nothing and stores nothing new)
       </label>
-      <ErrorNotice error={save.error} title="The webhook was not saved" />
-      <div className="dialog-actions">
-        <button type="submit" className="primary" disabled={save.isPending || events.length === 0}>
-          {save.isPending ? 'Saving…' : existing ? 'Save changes' : 'Create webhook'}
-        </button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
@@ -219,49 +212,17 @@ export function SecretDialog({
   value: { hook: Webhook; secret: string } | null;
   onClose: () => void;
 }) {
-  const id = useId();
-  const [stored, setStored] = useState(false);
-  const close = () => {
-    setStored(false);
-    onClose();
-  };
   return (
-    <Dialog
+    <RevealSecretDialog
       title="Signing secret"
       open={value !== null}
-      onClose={close}
-      confirmClose={() =>
-        stored || window.confirm('The secret will not be shown again. Close without having stored it?')
-      }
+      label={`Secret of ${value?.hook.description ?? value?.hook.url ?? 'the webhook'}`}
+      secret={value?.secret ?? ''}
+      onClose={onClose}
     >
-      {value ? (
-        <div className="dialog-body">
-          <p className="notice warn">Copy it now: this is the only time it is shown.</p>
-          <label htmlFor={`${id}-secret`}>Secret of {value.hook.description ?? value.hook.url}</label>
-          <div className="copy-row">
-            <input
-              id={`${id}-secret`}
-              className="mono"
-              readOnly
-              value={value.secret}
-              onFocus={(e) => e.target.select()}
-            />
-            <CopyButton text={value.secret} label="Copy secret" />
-          </div>
-          <p className="small muted">
-            Your receiver verifies <code>webhook-signature</code> with it, as any Standard Webhooks library does.
-          </p>
-          <label className="choice">
-            <input type="checkbox" checked={stored} onChange={(e) => setStored(e.target.checked)} />I have stored the
-            secret
-          </label>
-          <div className="dialog-actions">
-            <button type="button" className="primary" disabled={!stored} onClick={close}>
-              Done
-            </button>
-          </div>
-        </div>
-      ) : null}
-    </Dialog>
+      <p className="small muted">
+        Your receiver verifies <code>webhook-signature</code> with it, as any Standard Webhooks library does.
+      </p>
+    </RevealSecretDialog>
   );
 }

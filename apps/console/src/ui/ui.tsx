@@ -158,15 +158,17 @@ export function ConfirmDialog({
 }) {
   return (
     <Dialog title={title} open={open} onClose={onCancel}>
-      <div className="dialog-body">{children}</div>
-      <ErrorNotice error={error} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="button" className={danger ? 'danger' : 'primary'} disabled={busy} onClick={onConfirm}>
-          {busy ? 'Working…' : confirmLabel}
-        </button>
+      <div className="dialog-body">
+        {children}
+        <ErrorNotice error={error} />
+        <div className="dialog-actions">
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="button" className={danger ? 'danger' : 'primary'} disabled={busy} onClick={onConfirm}>
+            {busy ? 'Working…' : confirmLabel}
+          </button>
+        </div>
       </div>
     </Dialog>
   );
@@ -196,6 +198,16 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   );
 }
 
+/** Offers `data` to the browser as a file named `filename`. */
+export function saveFile(data: Blob, filename: string): void {
+  const url = URL.createObjectURL(data);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 /** Offers `text` as a file to save. */
 export function DownloadButton({
   text,
@@ -209,17 +221,7 @@ export function DownloadButton({
   type?: string;
 }) {
   return (
-    <button
-      type="button"
-      onClick={() => {
-        const url = URL.createObjectURL(new Blob([text], { type }));
-        const a = document.createElement('a');
-        a.href = url;
-        a.download = filename;
-        a.click();
-        setTimeout(() => URL.revokeObjectURL(url), 1000);
-      }}
-    >
+    <button type="button" onClick={() => saveFile(new Blob([text], { type }), filename)}>
       {label}
     </button>
   );

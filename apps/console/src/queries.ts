@@ -1,0 +1,32 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, ok } from './api.ts';
+
+// Lists several pages read, under one query key each: a change anywhere refreshes them everywhere.
+
+export function useServers() {
+  return useQuery({ queryKey: ['servers'], queryFn: () => ok(api.GET('/api/v1/admin/servers')) });
+}
+
+export function useSeasons() {
+  return useQuery({ queryKey: ['seasons'], queryFn: () => ok(api.GET('/api/v1/admin/seasons')) });
+}
+
+export function useStatDefinitions() {
+  return useQuery({ queryKey: ['stats'], queryFn: () => ok(api.GET('/api/v1/admin/stats')) });
+}
+
+export function useUsers(enabled = true) {
+  return useQuery({ queryKey: ['users'], enabled, queryFn: () => ok(api.GET('/api/v1/admin/users')) });
+}
+
+export function useWebhooks(enabled = true) {
+  return useQuery({ queryKey: ['webhooks'], enabled, queryFn: () => ok(api.GET('/api/v1/admin/webhooks')) });
+}
+
+export function useOnline() {
+  return useQuery({
+    queryKey: ['online'],
+    queryFn: () => ok(api.GET('/api/v1/admin/online')),
+    refetchInterval: 30_000,
+  });
+}
