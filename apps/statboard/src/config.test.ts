@@ -13,7 +13,7 @@ describe('configuration', () => {
       oidc: null,
       redisUrl: null,
       nextUploadAfterSeconds: 60,
-      playerCacheBytes: 128 * 1024 * 1024,
+      playerCacheBytes: 24 * 1024 * 1024,
       metricsPort: null,
       webhooks: { allowPrivate: false, timeoutMs: 10_000 },
     });

@@ -119,21 +119,24 @@ function intVar(env: Env, name: string, def: number, min: number, max: number, p
 }
 
 /**
- * Default of PLAYER_CACHE_MB: about 11,500 players' `/players/{uuid}/stats` answers (~11 KB with 100 values),
- * so that every player of a 1 M stat-row workspace (10,000 × 100) stays cached once read.
+ * Default of PLAYER_CACHE_MB: about 2,200 players' `/players/{uuid}/stats` answers of 100 values (~11 KB each),
+ * or 20,000 of 10 values: the players read often. Within the service's memory target (peak RSS under 250 MB
+ * with every cache full); a read that misses is one query (~0.5 ms). bench:scale measures both.
  */
-export const DEFAULT_PLAYER_CACHE_MB = 128;
+export const DEFAULT_PLAYER_CACHE_MB = 24;
 
 /**
  * Default of RANK_CACHE_MB: rank boards (every public value of a statistic in a season, with its player, for
- * ranks and pages past the top) of about 335,000 entries in all, e.g. three statistics of 100,000 players.
+ * ranks and pages past the top) of about 33,000 entries in all, e.g. three statistics of 10,000 players. A
+ * board larger than the budget, or without room, is answered by queries (bench:scale measures both).
  */
-export const DEFAULT_RANK_CACHE_MB = 192;
+export const DEFAULT_RANK_CACHE_MB = 48;
 /**
  * Bytes of one rank board entry as the process's RSS grows with boards (the entry, its player's UUID, id and name,
- * its answer's JSON once read, the index slot): measured by bench:ranks.
+ * its answer's JSON once read, the index slot, and the heap's room to grow): measured on a board of 100,000
+ * entries (heap ~1,100 bytes per entry, RSS ~2,000 while the heap grows).
  */
-const RANK_BOARD_BYTES_PER_ENTRY = 600;
+const RANK_BOARD_BYTES_PER_ENTRY = 1_500;
 
 function str(env: Env, name: string): string | null {
   const v = env[name];

@@ -126,7 +126,7 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
       leaderboards,
       history: new HistoryService(handle, players, seasons, leaderboards),
       imports: new ImportService(handle, changes, audit, seasons, config.historyEnabled),
-      online: new OnlineService(handle),
+      online: new OnlineService(handle, changes),
       ingest: new IngestService(handle, bus, servers, seasons, config, diagnostics, { leaders, outbox }),
       setup: new SetupService(handle, workspaces, users, audit),
       users,

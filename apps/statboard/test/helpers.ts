@@ -133,9 +133,13 @@ export interface TestContext {
 }
 
 /** A database, the service layer and the app (not listening), for one test file. */
-export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestContext(
+  env: Record<string, string> = {},
+  /** Settings no variable sets exactly (e.g. a budget in entries). */
+  overrides: Partial<Config> = {},
+): Promise<TestContext> {
   const tdb = await createTestDb();
-  const config = testConfig(env);
+  const config = { ...testConfig(env), ...overrides };
   const bus = ChangeBus.local();
   const services = buildServices(tdb.db, config, { bus });
   const app = await buildApp({ config, services });

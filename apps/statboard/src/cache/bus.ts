@@ -6,6 +6,8 @@ import pg from 'pg';
 export type Change =
   | { topic: 'key'; ids: string[] }
   | { topic: 'server' | 'season' | 'definition' | 'webhook'; workspaceId: string }
+  /** Players were added to the workspace (lists of players and their totals change; nothing else does). */
+  | { topic: 'roster'; workspaceId: string }
   /** A player's name or visibility changed: `players` (game UUIDs) when known, else any of the workspace. */
   | { topic: 'player'; workspaceId: string; players?: string[] }
   | {

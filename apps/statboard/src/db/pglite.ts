@@ -1,10 +1,14 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { TreeSync } from './embedded-sync.ts';
 import { Mutex } from './mutex.ts';
 import type { Db, Queryable } from './types.ts';
 
 /** Every this many checkpoints (every 10 minutes by default) the database is vacuumed first. */
 const VACUUM_EVERY = 10;
+
+/** Extensions the migrations create (`CREATE EXTENSION`): PGlite must load them when it opens a database. */
+const EXTENSIONS = { pg_trgm };
 
 /** WAL kept between checkpoints: with a checkpoint every minute, `pg_wal` stays near this size. */
 const WAL_SETTINGS = ['-c', 'max_wal_size=256MB', '-c', 'min_wal_size=64MB'];
@@ -30,8 +34,11 @@ export interface PgliteOptions {
 export async function openPglite(dataDir: string | null, options: PgliteOptions = {}): Promise<Db> {
   const db =
     dataDir === null
-      ? await PGlite.create()
-      : await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...WAL_SETTINGS] });
+      ? await PGlite.create({ extensions: EXTENSIONS })
+      : await PGlite.create(dataDir, {
+          extensions: EXTENSIONS,
+          startParams: [...PGlite.defaultStartParams, ...WAL_SETTINGS],
+        });
   const lock = new Mutex();
   const tree = dataDir === null ? null : new TreeSync(dataDir);
   let checkpointing: Promise<void> | null = null;

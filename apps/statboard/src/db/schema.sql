@@ -188,10 +188,16 @@ TABLE players
   constraint players_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
   constraint players_workspace_id_uuid_key UNIQUE (workspace_id, uuid)
   index CREATE INDEX players_first_seen_idx ON public.players USING btree (workspace_id, first_seen_at)
+  index CREATE INDEX players_hidden_idx ON public.players USING btree (workspace_id) WHERE (NOT public)
   index CREATE UNIQUE INDEX players_pkey ON public.players USING btree (id)
+  index CREATE INDEX players_username_trgm_idx ON public.players USING gin (username gin_trgm_ops)
   index CREATE UNIQUE INDEX players_workspace_id_uuid_key ON public.players USING btree (workspace_id, uuid)
-  index CREATE INDEX players_workspace_lower_username_idx ON public.players USING btree (workspace_id, lower(username))
+  index CREATE INDEX players_workspace_lower_username_uuid_idx ON public.players USING btree (workspace_id, lower(username), uuid) INCLUDE (username, public, id)
   index CREATE INDEX players_workspace_username_idx ON public.players USING btree (workspace_id, username)
+  trigger CREATE TRIGGER players_count_delete AFTER DELETE ON players REFERENCING OLD TABLE AS deleted_players FOR EACH STATEMENT EXECUTE FUNCTION players_count_deleted()
+  trigger CREATE TRIGGER players_count_insert AFTER INSERT ON players REFERENCING NEW TABLE AS inserted_players FOR EACH STATEMENT EXECUTE FUNCTION players_count_inserted()
+  trigger CREATE TRIGGER players_count_truncate AFTER TRUNCATE ON players FOR EACH STATEMENT EXECUTE FUNCTION players_count_truncated()
+  trigger CREATE TRIGGER players_count_update AFTER UPDATE OF public, workspace_id ON players FOR EACH ROW WHEN (old.public IS DISTINCT FROM new.public OR old.workspace_id IS DISTINCT FROM new.workspace_id) EXECUTE FUNCTION players_count_updated()
 
 TABLE schema_migrations
   column name text NOT NULL
@@ -360,6 +366,13 @@ TABLE workspace_memberships
   index CREATE UNIQUE INDEX workspace_memberships_pkey ON public.workspace_memberships USING btree (workspace_id, user_id)
   index CREATE INDEX workspace_memberships_user_idx ON public.workspace_memberships USING btree (user_id)
 
+TABLE workspace_player_counts
+  column workspace_id uuid NOT NULL
+  column public_players bigint NOT NULL
+  constraint workspace_player_counts_pkey PRIMARY KEY (workspace_id)
+  constraint workspace_player_counts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+  index CREATE UNIQUE INDEX workspace_player_counts_pkey ON public.workspace_player_counts USING btree (workspace_id)
+
 TABLE workspaces
   column id uuid NOT NULL DEFAULT gen_random_uuid()
   column name text NOT NULL
@@ -374,3 +387,130 @@ FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql
   | BEGIN
   |   RAISE EXCEPTION 'audit_log is append-only';
   | END;
+
+FUNCTION gin_extract_query_trgm(text, internal, smallint, internal, internal, internal, internal) RETURNS internal LANGUAGE c
+  | gin_extract_query_trgm
+
+FUNCTION gin_extract_value_trgm(text, internal) RETURNS internal LANGUAGE c
+  | gin_extract_value_trgm
+
+FUNCTION gin_trgm_consistent(internal, smallint, text, integer, internal, internal, internal, internal) RETURNS boolean LANGUAGE c
+  | gin_trgm_consistent
+
+FUNCTION gin_trgm_triconsistent(internal, smallint, text, integer, internal, internal, internal) RETURNS "char" LANGUAGE c
+  | gin_trgm_triconsistent
+
+FUNCTION gtrgm_compress(internal) RETURNS internal LANGUAGE c
+  | gtrgm_compress
+
+FUNCTION gtrgm_consistent(internal, text, smallint, oid, internal) RETURNS boolean LANGUAGE c
+  | gtrgm_consistent
+
+FUNCTION gtrgm_decompress(internal) RETURNS internal LANGUAGE c
+  | gtrgm_decompress
+
+FUNCTION gtrgm_distance(internal, text, smallint, oid, internal) RETURNS double precision LANGUAGE c
+  | gtrgm_distance
+
+FUNCTION gtrgm_in(cstring) RETURNS gtrgm LANGUAGE c
+  | gtrgm_in
+
+FUNCTION gtrgm_options(internal) RETURNS void LANGUAGE c
+  | gtrgm_options
+
+FUNCTION gtrgm_out(gtrgm) RETURNS cstring LANGUAGE c
+  | gtrgm_out
+
+FUNCTION gtrgm_penalty(internal, internal, internal) RETURNS internal LANGUAGE c
+  | gtrgm_penalty
+
+FUNCTION gtrgm_picksplit(internal, internal) RETURNS internal LANGUAGE c
+  | gtrgm_picksplit
+
+FUNCTION gtrgm_same(gtrgm, gtrgm, internal) RETURNS internal LANGUAGE c
+  | gtrgm_same
+
+FUNCTION gtrgm_union(internal, internal) RETURNS gtrgm LANGUAGE c
+  | gtrgm_union
+
+FUNCTION players_count_deleted() RETURNS trigger LANGUAGE plpgsql
+  | BEGIN
+  |   UPDATE workspace_player_counts c SET public_players = c.public_players - d.n
+  |   FROM (SELECT workspace_id, count(*) AS n FROM deleted_players WHERE public GROUP BY workspace_id) d
+  |   WHERE c.workspace_id = d.workspace_id;
+  |   RETURN NULL;
+  | END
+
+FUNCTION players_count_inserted() RETURNS trigger LANGUAGE plpgsql
+  | BEGIN
+  |   INSERT INTO workspace_player_counts AS c (workspace_id, public_players)
+  |   SELECT workspace_id, count(*) FROM inserted_players WHERE public GROUP BY workspace_id ORDER BY workspace_id
+  |   ON CONFLICT (workspace_id) DO UPDATE SET public_players = c.public_players + excluded.public_players;
+  |   RETURN NULL;
+  | END
+
+FUNCTION players_count_truncated() RETURNS trigger LANGUAGE plpgsql
+  | BEGIN
+  |   DELETE FROM workspace_player_counts;
+  |   RETURN NULL;
+  | END
+
+FUNCTION players_count_updated() RETURNS trigger LANGUAGE plpgsql
+  | BEGIN
+  |   IF OLD.public THEN
+  |     UPDATE workspace_player_counts SET public_players = public_players - 1 WHERE workspace_id = OLD.workspace_id;
+  |   END IF;
+  |   IF NEW.public THEN
+  |     INSERT INTO workspace_player_counts AS c (workspace_id, public_players) VALUES (NEW.workspace_id, 1)
+  |     ON CONFLICT (workspace_id) DO UPDATE SET public_players = c.public_players + 1;
+  |   END IF;
+  |   RETURN NULL;
+  | END
+
+FUNCTION set_limit(real) RETURNS real LANGUAGE c
+  | set_limit
+
+FUNCTION show_limit() RETURNS real LANGUAGE c
+  | show_limit
+
+FUNCTION show_trgm(text) RETURNS text[] LANGUAGE c
+  | show_trgm
+
+FUNCTION similarity(text, text) RETURNS real LANGUAGE c
+  | similarity
+
+FUNCTION similarity_dist(text, text) RETURNS real LANGUAGE c
+  | similarity_dist
+
+FUNCTION similarity_op(text, text) RETURNS boolean LANGUAGE c
+  | similarity_op
+
+FUNCTION strict_word_similarity(text, text) RETURNS real LANGUAGE c
+  | strict_word_similarity
+
+FUNCTION strict_word_similarity_commutator_op(text, text) RETURNS boolean LANGUAGE c
+  | strict_word_similarity_commutator_op
+
+FUNCTION strict_word_similarity_dist_commutator_op(text, text) RETURNS real LANGUAGE c
+  | strict_word_similarity_dist_commutator_op
+
+FUNCTION strict_word_similarity_dist_op(text, text) RETURNS real LANGUAGE c
+  | strict_word_similarity_dist_op
+
+FUNCTION strict_word_similarity_op(text, text) RETURNS boolean LANGUAGE c
+  | strict_word_similarity_op
+
+FUNCTION word_similarity(text, text) RETURNS real LANGUAGE c
+  | word_similarity
+
+FUNCTION word_similarity_commutator_op(text, text) RETURNS boolean LANGUAGE c
+  | word_similarity_commutator_op
+
+FUNCTION word_similarity_dist_commutator_op(text, text) RETURNS real LANGUAGE c
+  | word_similarity_dist_commutator_op
+
+FUNCTION word_similarity_dist_op(text, text) RETURNS real LANGUAGE c
+  | word_similarity_dist_op
+
+FUNCTION word_similarity_op(text, text) RETURNS boolean LANGUAGE c
+  | word_similarity_op

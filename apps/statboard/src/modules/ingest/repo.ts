@@ -118,8 +118,8 @@ export interface LeaderCandidateRow {
 }
 
 export interface GroupWritten {
-  /** The group's players, with a `renamed` flag. */
-  players: { id: string; workspace_id: string; uuid: string; renamed: boolean }[];
+  /** The group's players, with a `renamed` flag and a `created` one (the statement inserted it). */
+  players: { id: string; workspace_id: string; uuid: string; renamed: boolean; created: boolean }[];
   /** Webhook messages stored by the statement (new players, new leaders). */
   messages: number;
   /** Boards (season id + statistic id) whose candidate became rank 1. */
@@ -195,6 +195,7 @@ export async function writeGroup(
        SELECT count(pg_notify($13, payload)) AS n FROM unnest($14::text[]) AS payload
      )${outbox ? `, ${firstSeenOutbox('$15')}` : ''}${leaders ? `, ${leaderOutbox(16)}` : ''}
      SELECT up.id, up.workspace_id, up.uuid, (b.username IS NOT NULL AND b.username <> up.username) AS renamed,
+       up.inserted AS created,
        (${outbox ? '(SELECT count(*) FROM first_seen)' : '0'}${leaders ? ' + (SELECT count(*) FROM leader_messages)' : ''})::int AS messages,
        ${leaders ? "(SELECT coalesce(json_agg(s::text || d::text), '[]'::json) FROM leaders)" : "'[]'::json"} AS leaders
      FROM up LEFT JOIN before b ON b.workspace_id = up.workspace_id AND b.uuid = up.uuid CROSS JOIN notified`,
@@ -348,6 +349,11 @@ export interface ActivityRow {
 /**
  * Activity per bucket of `step` from `from` (a bucket start) up to `to`, every bucket present: uploads, players
  * with a session in the bucket, players seen for the first time in it.
+ *
+ * One pass over each source, whatever the number of buckets: the sessions that overlap the range (by
+ * `game_sessions_activity_idx`) each give the buckets they span (a session is in a bucket when it started before
+ * the bucket's end and was last seen at or after its start), new players come by `players_first_seen_idx`, and
+ * the hourly counters by their key. Cost grows with the sessions in the range, not with sessions × buckets.
  */
 export function activity(
   db: Queryable,
@@ -357,19 +363,39 @@ export function activity(
   step: 'hour' | 'day',
 ): Promise<ActivityRow[]> {
   return db.query<ActivityRow>(
-    `WITH b AS (
-       SELECT at, at + ('1 ' || $4)::interval AS until
-       FROM generate_series($2::timestamptz, $3::timestamptz - interval '1 microsecond', ('1 ' || $4)::interval) AS at)
+    `WITH r AS (
+       SELECT $2::timestamptz AS start, $4::int AS s,
+         ceil(extract(epoch FROM ($3::timestamptz - $2::timestamptz)) / $4)::int AS n
+     ), b AS (
+       SELECT i, r.start + make_interval(secs => i * r.s) AS at, r.start + make_interval(secs => (i + 1) * r.s) AS until
+       FROM r, generate_series(0, r.n - 1) AS i
+     ), spans AS (
+       SELECT g.player_id,
+         greatest(0, floor(extract(epoch FROM (g.started_at - r.start)) / r.s))::int AS first,
+         least(r.n - 1, floor(extract(epoch FROM (g.last_seen_at - r.start)) / r.s))::int AS last
+       FROM r, game_sessions g
+       WHERE g.workspace_id = $1 AND g.last_seen_at >= r.start
+         AND g.started_at < r.start + make_interval(secs => r.n * r.s)
+     ), active AS (
+       SELECT i, count(DISTINCT player_id)::int AS n FROM spans, generate_series(spans.first, spans.last) AS i GROUP BY i
+     ), fresh AS (
+       SELECT floor(extract(epoch FROM (p.first_seen_at - r.start)) / r.s)::int AS i, count(*)::int AS n
+       FROM r, players p
+       WHERE p.workspace_id = $1 AND p.first_seen_at >= r.start
+         AND p.first_seen_at < r.start + make_interval(secs => r.n * r.s)
+       GROUP BY 1
+     )
      SELECT b.at,
        coalesce(sum(a.batches_accepted), 0)::int AS batches_accepted,
        coalesce(sum(a.batches_rejected), 0)::int AS batches_rejected,
        coalesce(sum(a.values_written), 0)::int AS values_written,
-       (SELECT count(DISTINCT g.player_id)::int FROM game_sessions g
-        WHERE g.workspace_id = $1 AND g.last_seen_at >= b.at AND g.started_at < b.until) AS active_players,
-       (SELECT count(*)::int FROM players p
-        WHERE p.workspace_id = $1 AND p.first_seen_at >= b.at AND p.first_seen_at < b.until) AS new_players
-     FROM b LEFT JOIN ingest_activity a ON a.workspace_id = $1 AND a.hour >= b.at AND a.hour < b.until
-     GROUP BY b.at, b.until ORDER BY b.at`,
-    [workspaceId, from, to, step],
+       coalesce(max(active.n), 0) AS active_players,
+       coalesce(max(fresh.n), 0) AS new_players
+     FROM b
+     LEFT JOIN ingest_activity a ON a.workspace_id = $1 AND a.hour >= b.at AND a.hour < b.until
+     LEFT JOIN active ON active.i = b.i
+     LEFT JOIN fresh ON fresh.i = b.i
+     GROUP BY b.i, b.at ORDER BY b.at`,
+    [workspaceId, from, to, step === 'hour' ? 3_600 : 86_400],
   );
 }

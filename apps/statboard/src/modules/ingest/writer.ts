@@ -210,6 +210,9 @@ export class IngestWriter {
         // Values were already announced to other instances by the statement itself (pg_notify, at commit).
         for (const c of changes.notified) this.bus.applyLocal(c);
         await Promise.all(changes.toPublish.map((c) => this.bus.publish(c)));
+        // Keys this process had not seen may be new definitions: lists of definitions read them again.
+        const grown = new Set(missing.map((m) => m.w));
+        await Promise.all([...grown].map((workspaceId) => this.bus.publish({ topic: 'definition', workspaceId })));
         return;
       } catch (err) {
         if (attempt >= 4 || !RETRYABLE.has(sqlState(err) ?? '')) throw err;
@@ -358,11 +361,17 @@ export class IngestWriter {
       this.hooks ? candidates : null,
     );
     const renamed = new Map<string, string[]>();
-    for (const p of written.players)
+    const grown = new Set<string>();
+    for (const p of written.players) {
       if (p.renamed) renamed.set(p.workspace_id, [...(renamed.get(p.workspace_id) ?? []), p.uuid]);
+      if (p.created) grown.add(p.workspace_id);
+    }
     return {
       notified,
-      toPublish: [...renamed].map(([workspaceId, players]) => ({ topic: 'player' as const, workspaceId, players })),
+      toPublish: [
+        ...[...renamed].map(([workspaceId, players]) => ({ topic: 'player' as const, workspaceId, players })),
+        ...[...grown].map((workspaceId) => ({ topic: 'roster' as const, workspaceId })),
+      ],
       committed: () => {
         if (!this.hooks) return;
         if (watched.length > 0) this.hooks.leaders.settle(watched, candidates, written.leaders);

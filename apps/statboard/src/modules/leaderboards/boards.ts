@@ -8,6 +8,15 @@ import * as repo from './repo.ts';
 /** Changed players re-read and moved one by one at most; more make the board be read again whole. */
 const MAX_MOVES = 2_000;
 
+/** A board larger than the whole budget is not counted again for this long (its reads are queries meanwhile). */
+const OVERSIZE_RECHECK_MS = 60_000;
+
+/** Boards read within this long are not pushed out for another one: it waits (its reads are queries meanwhile). */
+const RECENT_MS = 30_000;
+
+/** A board refused for want of room is not tried again for this long. */
+const NO_ROOM_RECHECK_MS = 5_000;
+
 /** Which board: a statistic (by definition id, with its order) in a season of a workspace. */
 export interface BoardRef {
   workspaceId: string;
@@ -21,18 +30,26 @@ interface Slot {
   /** Set once loaded. */
   board: RankBoard | null;
   /** The load in progress, if any. */
-  loading: Promise<RankBoard> | null;
+  loading: Promise<RankBoard | null> | null;
   /** Players whose value changed since the board (or its last refresh) was read from the database. */
   dirty: Set<string>;
   /** Anything may have changed (visibility, order): read the whole board again. */
   stale: boolean;
   /** The refresh of dirty players in progress, if any. */
   refreshing: Promise<void> | null;
+  /** Until when the board is not to be loaded (too large for the budget, or no room): epoch ms, 0 for none. */
+  queryUntil: number;
+  /** When the board was last read (epoch ms). */
+  readAt: number;
 }
 
 /**
- * Rank boards kept in memory while they are read, within a budget of entries (least recently read dropped
- * first), each entry with its player's id and name. A board is read from the database once; afterwards, the
+ * Rank boards kept in memory while they are read, within a budget of entries, each entry with its player's id
+ * and name. A board not in memory is answered by a query (`board` gives null) while it is loaded in the
+ * background, and only when it fits: its size is counted first (up to the budget), a board larger than the
+ * whole budget is never loaded, and room is made only from boards not read in the last RECENT_MS (least
+ * recently read first), so that many boards read in turn do not push each other out and read whole boards
+ * again and again. The budget holds whatever the number of players or statistics. A board is read from the database once; afterwards, the
  * players a change names (new values, a rename, a visibility change) are re-read (one query for all of them, at
  * the next read), and a change that names no players (a definition's order) makes it read again whole. Changes come through the change bus, from this instance at
  * its commits and from the others by NOTIFY; while the bus is unhealthy no board is trusted.
@@ -66,32 +83,48 @@ export class BoardCache {
     if (slot.ref.order !== ref.order) return undefined;
     this.slots.delete(key);
     this.slots.set(key, slot);
+    slot.readAt = Date.now();
     this.meter?.hit();
     return slot.board;
   }
 
-  /** The current board, read or refreshed from the database as needed. */
-  async board(ref: BoardRef): Promise<RankBoard> {
-    if (!this.caching) return this.load(ref);
+  /**
+   * The current board, refreshed as needed; null when it is not held in memory (no budget, the change bus
+   * unhealthy, too large, no room, or still loading): then the caller answers with a query.
+   */
+  async board(ref: BoardRef): Promise<RankBoard | null> {
+    if (!this.caching) return null;
     if (!this.changes.bus.healthy) {
       this.meter?.miss();
-      return this.load(ref);
+      return null;
     }
     const key = `${ref.workspaceId}|${ref.seasonId}|${ref.statId}`;
+    const now = Date.now();
     let slot = this.slots.get(key);
     if (slot && slot.ref.order !== ref.order) slot.stale = true;
     if (!slot) {
-      slot = { ref, board: null, loading: null, dirty: new Set(), stale: true, refreshing: null };
+      slot = {
+        ref,
+        board: null,
+        loading: null,
+        dirty: new Set(),
+        stale: true,
+        refreshing: null,
+        queryUntil: 0,
+        readAt: now,
+      };
       this.slots.set(key, slot);
     } else {
       // Most recently read last: the map's order is the eviction order.
       this.slots.delete(key);
       this.slots.set(key, slot);
+      slot.readAt = now;
     }
     if (slot.loading || slot.stale || !slot.board) {
-      // A board read (or shared with the read under way) from the database: a miss.
+      // Not in memory: a miss, answered by a query; the board is loaded in the background if it may be.
       this.meter?.miss();
-      return slot.loading ?? this.reload(key, slot, ref);
+      if (!slot.loading && slot.queryUntil <= now) this.loadInBackground(key, slot, ref);
+      return null;
     }
     // Held in memory, brought up to date below with only the players that changed: a hit.
     this.meter?.hit();
@@ -100,8 +133,12 @@ export class BoardCache {
     if (slot.refreshing) await slot.refreshing;
     // Many players changed since the last read (a busy board read rarely): reading it whole is cheaper than
     // moving each of them in the sorted array.
-    if (slot.dirty.size > Math.max(MAX_MOVES, board.size / 8) && !slot.loading) return this.reload(key, slot, ref);
-    if (slot.loading) return slot.loading;
+    if (slot.dirty.size > Math.max(MAX_MOVES, board.size / 8) && !slot.loading) {
+      slot.stale = true;
+      this.loadInBackground(key, slot, ref);
+      return null;
+    }
+    if (slot.loading) return null;
     if (slot.dirty.size > 0) {
       const refreshing = this.refresh(key, slot, board).finally(() => {
         if (slot.refreshing === refreshing) slot.refreshing = null;
@@ -109,22 +146,36 @@ export class BoardCache {
       slot.refreshing = refreshing;
       await refreshing;
     }
-    return board;
+    return slot.board === board ? board : null;
   }
 
-  private reload(key: string, slot: Slot, ref: BoardRef): Promise<RankBoard> {
+  /** Starts reading the whole board (its failure only leaves it to a later read). */
+  private loadInBackground(key: string, slot: Slot, ref: BoardRef): void {
+    this.reload(key, slot, ref).catch(() => undefined);
+  }
+
+  private reload(key: string, slot: Slot, ref: BoardRef): Promise<RankBoard | null> {
     slot.stale = false;
     slot.dirty.clear();
     slot.ref = ref;
-    const loading = this.load(ref).then(
-      (board) => {
+    const loading = this.loadWithin(key, ref).then(
+      (loaded) => {
         if (slot.loading === loading) slot.loading = null;
+        if (!(loaded instanceof RankBoard)) {
+          // Not to be held: drop what it held; its reads are queries for a while.
+          this.entries -= slot.board?.size ?? 0;
+          slot.board = null;
+          slot.stale = true;
+          slot.queryUntil = Date.now() + (loaded === 'too large' ? OVERSIZE_RECHECK_MS : NO_ROOM_RECHECK_MS);
+          return null;
+        }
+        slot.queryUntil = 0;
         if (this.slots.get(key) === slot) {
-          this.entries += board.size - (slot.board?.size ?? 0);
-          slot.board = board;
+          this.entries += loaded.size - (slot.board?.size ?? 0);
+          slot.board = loaded;
           this.evict(key);
         }
-        return board;
+        return loaded;
       },
       (err: unknown) => {
         if (slot.loading === loading) slot.loading = null;
@@ -145,14 +196,33 @@ export class BoardCache {
       const before = board.size;
       for (const uuid of players) board.delete(uuid);
       for (const r of rows) board.set(boardEntry(r));
-      if (this.slots.get(key) === slot && slot.board === board) this.entries += board.size - before;
+      if (this.slots.get(key) === slot && slot.board === board) {
+        this.entries += board.size - before;
+        // Grown past the whole budget: let it go; its reads are queries until it is counted again.
+        if (board.size > this.maxEntries) {
+          this.entries -= board.size;
+          slot.board = null;
+          slot.stale = true;
+          slot.queryUntil = Date.now() + OVERSIZE_RECHECK_MS;
+        }
+      }
     } catch (err) {
       for (const p of players) slot.dirty.add(p);
       throw err;
     }
   }
 
-  private async load(ref: BoardRef): Promise<RankBoard> {
+  /**
+   * The board read whole; 'too large' when it has more entries than the whole budget, 'no room' when it would
+   * only fit by pushing out boards read in the last RECENT_MS (its size counted first, up to the budget).
+   */
+  private async loadWithin(key: string, ref: BoardRef): Promise<RankBoard | 'too large' | 'no room'> {
+    const size = await repo.boardSizeUpTo(this.db, { ...ref, cap: this.maxEntries + 1 });
+    if (size > this.maxEntries) return 'too large';
+    const recent = Date.now() - RECENT_MS;
+    let kept = 0;
+    for (const [k, slot] of this.slots) if (k !== key && slot.readAt >= recent) kept += slot.board?.size ?? 0;
+    if (kept + size > this.maxEntries) return 'no room';
     const rows = await repo.boardEntries(this.db, { ...ref, onlyUuids: null });
     return new RankBoard(ref.order, rows.map(boardEntry));
   }
@@ -173,9 +243,11 @@ export class BoardCache {
       this.entries = 0;
       return;
     }
-    if (c.topic === 'key' || c.topic === 'server') return;
+    if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster') return;
     for (const slot of this.slots.values()) {
       if (c.workspaceId !== slot.ref.workspaceId) continue;
+      // Not in memory nor on its way: nothing to correct (and no set of players to grow).
+      if (!slot.board && !slot.loading) continue;
       if (c.topic === 'values' && c.pairs && c.players) {
         if (c.pairs.some(([season, stat]) => season === slot.ref.seasonId && stat === slot.ref.statId)) {
           for (const p of c.players) slot.dirty.add(p);

@@ -75,3 +75,160 @@ export function boardEntries(
     [q.seasonId, q.statId, q.onlyUuids],
   );
 }
+
+/** How many values a board has, counted up to `cap` (an index-only range scan of at most `cap` entries). */
+export async function boardSizeUpTo(
+  db: Queryable,
+  q: { seasonId: string; statId: string; cap: number },
+): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM player_stats WHERE season_id = $1 AND stat_id = $2 LIMIT $3) x`,
+    [q.seasonId, q.statId, q.cap],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+export interface RankWindowRow extends BoardRow {
+  /** The window's entries in board order; the counts repeat on every row. */
+  total: number;
+  /** Public values strictly better than the window's first entry's. */
+  better: number;
+  /** Public values ordered before the window's first entry (its position on the board). */
+  position: number;
+}
+
+/**
+ * The pieces of a board query in one order: `better`/`worse` compare values, `best`/`reverse` sort them.
+ * "Before" on a board is a better value, or the same value set earlier, or the same time and a lower UUID:
+ * each of those three is a range of `player_stats_top_idx` (season, stat, value, updated_at), so every query
+ * below is written as that union of ranges instead of one OR, which no index serves.
+ */
+function boardSql(order: 'asc' | 'desc') {
+  const desc = order === 'desc';
+  return {
+    better: desc ? '>' : '<',
+    worse: desc ? '<' : '>',
+    best: desc ? 'DESC' : 'ASC',
+    reverse: desc ? 'ASC' : 'DESC',
+    /** Public values of the board, joined to their players. */
+    board: 'player_stats s JOIN players p ON p.id = s.player_id WHERE s.season_id = $2 AND s.stat_id = $3 AND p.public',
+    cols: 'p.id, p.uuid, p.username, s.value, s.updated_at',
+    /** Every value of the board (hidden players' too), from the index alone. */
+    values: 'player_stats s WHERE s.season_id = $2 AND s.stat_id = $3',
+  };
+}
+
+/**
+ * Counts for the competition ranks of entries that follow `first` (a CTE of one row with value, updated_at,
+ * uuid): the board's public size, the public values strictly better than `first`'s, and `first`'s position. The
+ * board's own counts read the index alone; hidden players' values (few, by `players_hidden_idx`) are counted
+ * apart and taken off, and the ties at `first`'s value and time are the only rows joined to their players.
+ */
+function countsSql(order: 'asc' | 'desc'): string {
+  const q = boardSql(order);
+  // The first entry's value, time and UUID as scalar subqueries: parameters of the index scans below (a join to
+  // the CTE would put it on the inner side and scan the board from its end).
+  const fv = '(SELECT value FROM first)';
+  const fu = '(SELECT updated_at FROM first)';
+  const fi = '(SELECT uuid FROM first)';
+  return `hidden AS (
+       SELECT count(*) AS total,
+         count(*) FILTER (WHERE s.value ${q.better} ${fv}) AS better,
+         count(*) FILTER (WHERE s.value ${q.better} ${fv} OR (s.value = ${fv} AND (s.updated_at < ${fu}
+           OR (s.updated_at = ${fu} AND p.uuid < ${fi})))) AS before
+       FROM players p JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2 AND s.stat_id = $3
+       WHERE p.workspace_id = $1 AND NOT p.public
+     ), counts AS (
+       SELECT (b.n - h.better)::int AS better,
+         (b.n + (SELECT count(*) FROM ${q.values} AND s.value = ${fv} AND s.updated_at < ${fu})
+           + (SELECT count(*) FROM player_stats s JOIN players p ON p.id = s.player_id
+              WHERE s.season_id = $2 AND s.stat_id = $3 AND s.value = ${fv} AND s.updated_at = ${fu}
+                AND p.uuid < ${fi})
+           - h.before)::int AS position
+       FROM hidden h, (SELECT count(*) AS n FROM ${q.values} AND s.value ${q.better} ${fv}) b
+     )`;
+}
+
+const AT_MICROS = '(extract(epoch FROM w.updated_at) * 1000000)::float8 AS at';
+
+/**
+ * A player's entry with up to `around` entries on each side, in leaderboard order, and the counts that give
+ * their competition ranks and the board's size: one statement, for boards not held in memory. The window comes
+ * from index ranges next to the player's value; the counts read the index alone, from the top down to the
+ * window, and the whole board for the total: their cost grows with the board (about 30 ns per value on this
+ * machine's PostgreSQL), which is why boards that fit RANK_CACHE_MB are held in memory. No rows: the player
+ * has no public value.
+ */
+export function rankWindow(
+  db: Queryable,
+  q: { workspaceId: string; seasonId: string; statId: string; order: 'asc' | 'desc'; uuid: string; around: number },
+): Promise<(RankWindowRow & { total: number })[]> {
+  const b = boardSql(q.order);
+  // The player's value, time and UUID as scalar subqueries: parameters of the index ranges (see countsSql).
+  const mv = '(SELECT value FROM me)';
+  const mu = '(SELECT updated_at FROM me)';
+  const mi = '(SELECT uuid FROM me)';
+  return db.query<RankWindowRow & { total: number }>(
+    `WITH me AS (
+       SELECT ${b.cols} FROM players p JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2 AND s.stat_id = $3
+       WHERE p.workspace_id = $1 AND p.uuid = $4 AND p.public
+     ), above AS (
+       SELECT * FROM (
+         (SELECT ${b.cols} FROM ${b.board} AND s.value = ${mv} AND s.updated_at = ${mu}
+           AND p.uuid < ${mi} ORDER BY p.uuid DESC LIMIT $5)
+         UNION ALL
+         (SELECT ${b.cols} FROM ${b.board} AND s.value = ${mv} AND s.updated_at < ${mu}
+           ORDER BY s.updated_at DESC FETCH FIRST $5 ROWS WITH TIES)
+         UNION ALL
+         (SELECT ${b.cols} FROM ${b.board} AND s.value ${b.better} ${mv}
+           ORDER BY s.value ${b.reverse}, s.updated_at DESC FETCH FIRST $5 ROWS WITH TIES)
+       ) x ORDER BY x.value ${b.reverse}, x.updated_at DESC, x.uuid DESC LIMIT $5
+     ), below AS (
+       SELECT * FROM (
+         (SELECT ${b.cols} FROM ${b.board} AND s.value = ${mv} AND s.updated_at = ${mu}
+           AND p.uuid > ${mi} ORDER BY p.uuid LIMIT $5)
+         UNION ALL
+         (SELECT ${b.cols} FROM ${b.board} AND s.value = ${mv} AND s.updated_at > ${mu}
+           ORDER BY s.updated_at FETCH FIRST $5 ROWS WITH TIES)
+         UNION ALL
+         (SELECT ${b.cols} FROM ${b.board} AND s.value ${b.worse} ${mv}
+           ORDER BY s.value ${b.best}, s.updated_at FETCH FIRST $5 ROWS WITH TIES)
+       ) x ORDER BY x.value ${b.best}, x.updated_at, x.uuid LIMIT $5
+     ), win AS (
+       SELECT * FROM above UNION ALL SELECT * FROM me UNION ALL SELECT * FROM below
+     ), first AS (
+       SELECT * FROM win ORDER BY value ${b.best}, updated_at, uuid LIMIT 1
+     ), ${countsSql(q.order)}
+     SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}, c.better, c.position,
+       ((SELECT count(*) FROM ${b.values})
+         - (SELECT count(*) FROM players p JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2
+            AND s.stat_id = $3 WHERE p.workspace_id = $1 AND NOT p.public))::int AS total
+     FROM win w, counts c
+     ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
+    [q.workspaceId, q.seasonId, q.statId, q.uuid, q.around],
+  );
+}
+
+/**
+ * `limit` entries of a board from position `offset`, in leaderboard order, with the count of public values
+ * strictly better than the first one's (its competition rank minus one): for boards not held in memory. The
+ * page is read in order from `player_stats_top_idx` past `offset` entries (cost grows with the offset, at most
+ * 10,000); only the page's rows come back.
+ */
+export function boardPage(
+  db: Queryable,
+  q: { workspaceId: string; seasonId: string; statId: string; order: 'asc' | 'desc'; offset: number; limit: number },
+): Promise<(BoardRow & { better: number })[]> {
+  const b = boardSql(q.order);
+  return db.query<BoardRow & { better: number }>(
+    `WITH win AS (
+       SELECT ${b.cols} FROM ${b.board} ORDER BY ${rankOrder(q.order)} LIMIT $4 OFFSET $5
+     ), first AS (
+       SELECT * FROM win ORDER BY value ${b.best}, updated_at, uuid LIMIT 1
+     ), ${countsSql(q.order)}
+     SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}, c.better
+     FROM win w, counts c
+     ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
+    [q.workspaceId, q.seasonId, q.statId, q.limit, q.offset],
+  );
+}

@@ -9,7 +9,7 @@ import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import { type Player, permittedPlayer, toPlayer } from '#src/modules/players/service.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import { type BoardCache, type BoardRef, boardEntry } from './boards.ts';
-import { entryTail, RankBoard } from './rank-board.ts';
+import { type BoardEntry, entryTail, RankBoard } from './rank-board.ts';
 import { clampLimit, competitionRanks } from './ranking.ts';
 import * as repo from './repo.ts';
 
@@ -42,6 +42,9 @@ export interface RankQuery {
   around?: number;
 }
 
+/** Bytes of cached leaderboard tops (a top 100 is ~12 KB, a top 10 ~1.3 KB). */
+const TOP_CACHE_BYTES = 16 * 1024 * 1024;
+
 /** Ranked values of one statistic in one season. */
 export class LeaderboardService {
   /** Definitions by `workspace|key` (hits only: a key seen later by ingest must not stay unknown). */
@@ -56,7 +59,10 @@ export class LeaderboardService {
     private readonly boards: BoardCache,
   ) {
     const definitions = changes.cache<string, repo.DefinitionRow | null>('stat_definition', 60_000, 20_000);
-    const tops = changes.cache<string, Buffer>('leaderboard_top', 30_000, 2_000);
+    const tops = changes.cache<string, Buffer>('leaderboard_top', 30_000, 2_000, {
+      max: TOP_CACHE_BYTES,
+      sizeOf: (b) => b.length + 100,
+    });
     this.definitions = definitions;
     this.tops = tops;
     if (definitions && tops) changes.onChange((c) => invalidate(c, definitions, tops));
@@ -100,22 +106,33 @@ export class LeaderboardService {
     // A page further down is a slice of the rank board (its ranks are global without counting the entries before
     // it), at once when the board is current; only the tops are cached as answers (thousands of pages would push
     // them out).
-    if (offset > 0) return this.withBoard(key, season, def, (board) => page(board, season, def, offset, limit));
+    if (offset > 0)
+      return this.withBoard(
+        key,
+        season,
+        def,
+        (board) => page(board, season, def, offset, limit),
+        () => this.queriedPage(key.workspaceId, season, def, offset, limit),
+      );
     if (!this.tops) return this.build(key, season, def, limit, 0);
     const cacheKey = `${key.workspaceId}|${season.id}|${def.id}|${limit}`;
     return this.tops.peek(cacheKey) ?? this.tops.get(cacheKey, () => this.build(key, season, def, limit, 0));
   }
 
-  /** `answer` of the current board: at once when it is current, else once it is read. */
+  /**
+   * `answer` of the current board: at once when it is current, else once it is read; `query` when the board is
+   * not held in memory (larger than RANK_CACHE_MB, or no cache).
+   */
   private withBoard(
     key: AuthKey,
     season: Season,
     def: repo.DefinitionRow,
     answer: (board: RankBoard) => Buffer,
+    query: () => Promise<Buffer>,
   ): Maybe<Buffer> {
     const ref: BoardRef = { workspaceId: key.workspaceId, seasonId: season.id, statId: def.id, order: def.sort_order };
     const ready = this.boards.ready(ref);
-    return ready ? answer(ready) : this.boards.board(ref).then(answer);
+    return ready ? answer(ready) : this.boards.board(ref).then((board) => (board ? answer(board) : query()));
   }
 
   /** The answer of `json` with one query: the top of a board, or a player-restricted key's board (its players'). */
@@ -167,8 +184,66 @@ export class LeaderboardService {
     const answer = (d: repo.DefinitionRow): Maybe<Buffer> =>
       key.players.length > 0
         ? this.restrictedRank(key, uuid, season, d, around)
-        : this.withBoard(key, season, d, (board) => rankAnswer(board, season, d, uuid, around));
+        : this.withBoard(
+            key,
+            season,
+            d,
+            (board) => rankAnswer(board, season, d, uuid, around),
+            () => this.queriedRank(key.workspaceId, uuid, season, d, around),
+          );
     return def instanceof Promise ? def.then(answer) : answer(def);
+  }
+
+  /**
+   * A rank on a board not held in memory, with one query: the window in board order, its first entry's
+   * competition rank (one more than the values strictly better) and position; each later entry's rank follows
+   * from the one before it, as on a board in memory.
+   */
+  private async queriedRank(
+    workspaceId: string,
+    uuid: string,
+    season: Season,
+    def: repo.DefinitionRow,
+    around: number,
+  ): Promise<Buffer> {
+    const rows = await repo.rankWindow(this.db, {
+      workspaceId,
+      seasonId: season.id,
+      statId: def.id,
+      order: def.sort_order,
+      uuid,
+      around,
+    });
+    const first = rows[0];
+    if (!first) throw noValue(def.key);
+    const ranked = withRanks(rows, first.better, first.position);
+    const own = ranked.find((r) => r.entry.uuid === uuid)!;
+    return Buffer.from(
+      `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"total":${first.total},` +
+        `"entry":{"rank":${own.rank},${entryTail(own.entry)},"entries":${rankedJson(ranked)}}`,
+    );
+  }
+
+  /** A page past the top of a board not held in memory, with one query (ranks as `queriedRank` gives them). */
+  private async queriedPage(
+    workspaceId: string,
+    season: Season,
+    def: repo.DefinitionRow,
+    offset: number,
+    limit: number,
+  ): Promise<Buffer> {
+    const rows = await repo.boardPage(this.db, {
+      workspaceId,
+      seasonId: season.id,
+      statId: def.id,
+      order: def.sort_order,
+      offset,
+      limit,
+    });
+    const ranked = withRanks(rows, rows[0]?.better ?? 0, offset);
+    return Buffer.from(
+      `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"entries":${rankedJson(ranked)}}`,
+    );
   }
 
   /** A rank among a player-restricted key's players: their board is small, read with one query. */
@@ -182,6 +257,32 @@ export class LeaderboardService {
     const rows = await repo.boardEntries(this.db, { seasonId: season.id, statId: def.id, onlyUuids: key.players });
     return rankAnswer(new RankBoard(def.sort_order, rows.map(boardEntry)), season, def, uuid, around);
   }
+}
+
+/**
+ * Consecutive entries of a board with their competition ranks, from the number of values strictly better than
+ * the first one's and its position: the first ranks one after those better values, each later one shares the
+ * rank of the one before when tied, else ranks by its position.
+ */
+function withRanks(
+  rows: readonly repo.BoardRow[],
+  better: number,
+  position: number,
+): { entry: BoardEntry; rank: number }[] {
+  const ranked: { entry: BoardEntry; rank: number }[] = [];
+  for (const [i, r] of rows.entries()) {
+    const prev = ranked.at(-1);
+    const rank = !prev ? better + 1 : prev.entry.value === r.value ? prev.rank : position + i + 1;
+    ranked.push({ entry: boardEntry(r), rank });
+  }
+  return ranked;
+}
+
+/** Entries in board order with their ranks as the JSON array of an answer. */
+function rankedJson(ranked: readonly { entry: BoardEntry; rank: number }[]): string {
+  let out = '[';
+  for (const { entry, rank } of ranked) out += `${out.length > 1 ? ',' : ''}{"rank":${rank},${entryTail(entry)}`;
+  return `${out}]`;
 }
 
 /** Entries `from`–`to` of a board as the JSON array of an answer. */
@@ -235,7 +336,7 @@ function invalidate(
     tops.clear();
     return;
   }
-  if (c.topic === 'key' || c.topic === 'server') return;
+  if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster') return;
   const ws = `${c.workspaceId}|`;
   if (c.topic === 'definition') definitions.deleteWhere((k) => k.startsWith(ws));
   if (c.topic === 'values' && c.pairs) {

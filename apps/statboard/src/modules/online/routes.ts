@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { mirrorForConsole } from '#src/http/console-reads.ts';
+import type { FastReads } from '#src/http/fast-reads.ts';
+import { sendJsonNowOrLater } from '#src/http/json-text.ts';
 import { errorResponses, PlayerRef } from '#src/http/schemas.ts';
-import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
+import type { KeyGuard } from '#src/plugins/key-auth.ts';
 import type { AdminGuards } from '#src/plugins/session-auth.ts';
 import type { OnlineService } from './service.ts';
 
@@ -37,26 +39,22 @@ const SUMMARY = 'Public players with an open session seen in the last two minute
  */
 export function onlineRoutes(
   online: OnlineService,
-  guard: KeyGuard,
+  key: { guard: KeyGuard; reads: FastReads },
   admin: AdminGuards | null = null,
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(
-      '/online',
-      {
-        onRequest: guard('presence:read'),
-        schema: {
-          tags: ['Public'],
-          operationId: 'getOnlinePlayers',
-          summary: SUMMARY,
-          security: [{ bearerAuth: [] }],
-          'x-required-scopes': ['presence:read'],
-          querystring: OnlineQuery,
-          response: { 200: Online, ...errorResponses(401, 403, 422, 429) },
-        },
+    key.reads.route(app, key.guard, {
+      url: '/online',
+      scope: 'presence:read',
+      querystring: OnlineQuery,
+      doc: {
+        tags: ['Public'],
+        operationId: 'getOnlinePlayers',
+        summary: SUMMARY,
+        response: { 200: Online, ...errorResponses(401, 403, 422, 429) },
       },
-      async (request) => ({ data: await online.online(keyOf(request), request.query.server) }),
-    );
+      answer: (k, _params, query) => online.json(k, query.server),
+    });
     if (admin) {
       await mirrorForConsole(
         app,
@@ -69,7 +67,7 @@ export function onlineRoutes(
           response: Online,
           errors: [422],
         },
-        async (k, _params, query) => ({ data: await online.online(k, query.server) }),
+        (k, _params, query, reply) => sendJsonNowOrLater(reply, online.json(k, query.server)),
       );
     }
   };

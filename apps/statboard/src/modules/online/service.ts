@@ -1,4 +1,7 @@
+import type { Cache } from '#src/cache/cache.ts';
+import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
+import type { Maybe } from '#src/lib/maybe.ts';
 import { isoRequired } from '#src/lib/time.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import { type Player, toPlayer } from '#src/modules/players/service.ts';
@@ -6,6 +9,20 @@ import * as repo from './repo.ts';
 
 /** Spec: online means an open session whose last heartbeat lies within the previous two minutes. */
 export const ONLINE_WINDOW_SECONDS = 120;
+
+/**
+ * How long a large `/online` answer (for keys without a player restriction) is served before it is read again:
+ * with thousands online the answer is a large list (10,000 players: ~2 MB, ~60 ms of CPU to read and write)
+ * that changes with every heartbeat, and presence is itself a two-minute window of heartbeats, so two seconds
+ * late is immaterial there. A rename, a visibility change or a server's change drops it at once.
+ */
+export const ONLINE_CACHE_MS = 2_000;
+
+/** Answers listing fewer players are read every time (exact to the last heartbeat): they cost little. */
+export const ONLINE_CACHE_MIN_PLAYERS = 1_000;
+
+/** Bytes of `/online` answers kept (one per workspace and server filter). */
+const ONLINE_CACHE_BYTES = 32 * 1024 * 1024;
 
 export interface OnlineEntry {
   player: Player;
@@ -16,7 +33,26 @@ export interface OnlineEntry {
 }
 
 export class OnlineService {
-  constructor(private readonly db: Db) {}
+  /** The answer's JSON in UTF-8 by `workspace|server`, for keys without a player restriction. */
+  private readonly answers: Cache<string, Buffer> | null;
+
+  constructor(
+    private readonly db: Db,
+    changes: Changes,
+  ) {
+    const answers = changes.cache<string, Buffer>('online', ONLINE_CACHE_MS, 1_000, {
+      max: ONLINE_CACHE_BYTES,
+      sizeOf: (b) => b.length,
+    });
+    this.answers = answers;
+    changes.onChange((c) => {
+      if (!answers) return;
+      if (c === null) answers.clear();
+      else if (c.topic === 'player' || c.topic === 'server') {
+        answers.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+      }
+    });
+  }
 
   /** `serverId`: only players whose open session is on that server (unknown or another workspace's: none). */
   async online(key: AuthKey, serverId?: string): Promise<OnlineEntry[]> {
@@ -33,4 +69,20 @@ export class OnlineService {
       server: { id: r.server_id, name: r.server_name },
     }));
   }
+
+  /**
+   * `GET /online` as the answer's JSON in UTF-8 (`{data}`): for a key without a player restriction, the same
+   * bytes for ONLINE_CACHE_MS (at once when cached); for a restricted key, read every time (its players only).
+   */
+  json(key: AuthKey, serverId?: string): Maybe<Buffer> {
+    const build = () => this.online(key, serverId).then((data) => Buffer.from(JSON.stringify({ data })));
+    if (!this.answers || key.players.length > 0) return build();
+    const cacheKey = `${key.workspaceId}|${serverId?.toLowerCase() ?? ''}`;
+    return this.answers.peek(cacheKey) ?? this.answers.get(cacheKey, build, isLarge);
+  }
+}
+
+/** Whether an answer is worth keeping: about ONLINE_CACHE_MIN_PLAYERS entries or more (~210 bytes each). */
+function isLarge(answer: Buffer): boolean {
+  return answer.length >= ONLINE_CACHE_MIN_PLAYERS * 200;
 }

@@ -1,4 +1,6 @@
 import type { Queryable } from '#src/db/types.ts';
+import { isUuid } from '#src/lib/uuid.ts';
+import { likePattern, searchPage } from './repo.ts';
 
 export interface AdminPlayerRow {
   id: string;
@@ -11,23 +13,33 @@ export interface AdminPlayerRow {
 
 const COLUMNS = 'id, uuid, username, public, first_seen_at, last_seen_at';
 
-/** `%` and `_` are literal in a search term. */
-function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** Players of the workspace, public or not, by username; a search matches a username substring or the UUID. */
+/**
+ * Players of the workspace, public or not, by `lower(username), uuid`; a search matches a username substring
+ * (case-insensitive; `%` and `_` literal) or, for a term that is a UUID in the canonical form in any case, that
+ * player's UUID. Unsearched, the list is read in order from `players_workspace_lower_username_uuid_idx` and stops
+ * at `limit`. The UUID arm is in the query only for a UUID term, as a plain `uuid =`, so that each arm has its
+ * index (the trigram index, the unique (workspace_id, uuid) index) and the planner combines them (BitmapOr); the
+ * page is then sorted from the matches (see `searchPage`).
+ */
 export function listAllPlayers(
   db: Queryable,
   workspaceId: string,
   search: string | null,
   limit: number,
 ): Promise<AdminPlayerRow[]> {
+  if (search === null) {
+    return db.query<AdminPlayerRow>(
+      `SELECT ${COLUMNS} FROM players WHERE workspace_id = $1 ORDER BY lower(username), uuid LIMIT $2`,
+      [workspaceId, limit],
+    );
+  }
+  // The same matches as the former `uuid::text = lower(term)`: a UUID's text is its canonical form in lower case.
+  const uuid = isUuid(search) ? search.toLowerCase() : null;
+  const select = `SELECT ${COLUMNS} FROM players
+    WHERE workspace_id = $1 AND (username ILIKE $2${uuid === null ? '' : ' OR uuid = $4::uuid'})`;
   return db.query<AdminPlayerRow>(
-    `SELECT ${COLUMNS} FROM players
-     WHERE workspace_id = $1 AND ($2::text IS NULL OR username ILIKE $3 OR uuid::text = lower($2))
-     ORDER BY lower(username), uuid LIMIT $4`,
-    [workspaceId, search, search === null ? null : likePattern(search), limit],
+    `${searchPage(select, search, 'lower(username), uuid')} LIMIT $3`,
+    uuid === null ? [workspaceId, likePattern(search), limit] : [workspaceId, likePattern(search), limit, uuid],
   );
 }
 

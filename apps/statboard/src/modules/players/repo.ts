@@ -9,34 +9,80 @@ export interface PlayerRow {
 
 const COLUMNS = 'p.id, p.uuid, p.username, p.public';
 
-/** `%` and `_` are literal in a search term. */
-function likePattern(term: string): string {
+/** The `ILIKE` pattern of a username substring search: `%`, `_` and the backslash are literal in the term. */
+export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * The query of a page of a list searched with `term`, in `order`. A term of 3 characters or more has trigrams:
+ * its matches are read from `players_username_trgm_idx` and only they are sorted (top-N), the order kept from the
+ * planner behind `OFFSET 0`. Without that, the planner may read players in the list's order (from
+ * `players_workspace_lower_username_uuid_idx`) and filter them until the page is full, estimating that matches
+ * are spread evenly through that order; but the matches of a term mostly sit together in it (names that start
+ * with the term), and that scan then reads most players of the workspace. A shorter term has no trigram: every
+ * player is a candidate, and the planner's choice stands (usually that ordered scan, which stops at the page).
+ */
+export function searchPage(select: string, term: string | null, order: string): string {
+  if (term === null || [...term].length < 3) return `${select} ORDER BY ${order}`;
+  return `SELECT * FROM (${select} OFFSET 0) p ORDER BY ${order}`;
+}
+
+/**
+ * A page of the public players of a workspace by `lower(username), uuid`, and their exact total.
+ *
+ * Unfiltered, the page is read in order from `players_workspace_lower_username_uuid_idx` (which holds every
+ * column of a row), and the total is the workspace's row of `workspace_player_counts`, kept by triggers in the
+ * transaction that changes players: one row, however many players. Filtered, the total is counted as before,
+ * a count bounded by the filter's candidates: the key's players (`onlyUuids`, the unique (workspace_id, uuid)
+ * index), one username (the prefix of the order's index), or the trigram index's rows for a search of 3
+ * characters or more. A search of 1 or 2 characters has no trigram, so its count reads every public player of
+ * the workspace (as it did before).
+ */
 export async function listPublicPlayers(
   db: Queryable,
   q: {
     workspaceId: string;
     search: string | null;
-    /** Case-insensitive exact username (served by `players_workspace_lower_username_idx`). */
+    /** Case-insensitive exact username (served by `players_workspace_lower_username_uuid_idx`). */
     username: string | null;
     onlyUuids: readonly string[] | null;
     limit: number;
     offset: number | null;
   },
 ): Promise<{ rows: PlayerRow[]; total: number }> {
-  const where = `p.workspace_id = $1 AND p.public AND ($2::text IS NULL OR p.username ILIKE $2)
-    AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[])) AND ($4::text IS NULL OR lower(p.username) = lower($4))`;
-  const params = [q.workspaceId, q.search === null ? null : likePattern(q.search), q.onlyUuids, q.username];
+  // Only the conditions that apply, so that each is planned against its index.
+  const params: unknown[] = [q.workspaceId];
+  const conditions = ['p.workspace_id = $1', 'p.public'];
+  if (q.search !== null) {
+    params.push(likePattern(q.search));
+    conditions.push(`p.username ILIKE $${params.length}`);
+  }
+  if (q.onlyUuids !== null) {
+    params.push(q.onlyUuids);
+    conditions.push(`p.uuid = ANY($${params.length}::uuid[])`);
+  }
+  if (q.username !== null) {
+    params.push(q.username);
+    conditions.push(`lower(p.username) = lower($${params.length})`);
+  }
+  const where = conditions.join(' AND ');
+  const filtered = params.length > 1;
+  const page = searchPage(`SELECT ${COLUMNS} FROM players p WHERE ${where}`, q.search, 'lower(p.username), p.uuid');
   const [count, rows] = await Promise.all([
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM players p WHERE ${where}`, params),
+    filtered
+      ? db.query<{ n: number }>(`SELECT count(*)::int AS n FROM players p WHERE ${where}`, params)
+      : db.query<{ n: number }>(
+          'SELECT public_players::int AS n FROM workspace_player_counts WHERE workspace_id = $1',
+          [q.workspaceId],
+        ),
     q.offset === null
       ? Promise.resolve([])
-      : db.query<PlayerRow>(
-          `SELECT ${COLUMNS} FROM players p WHERE ${where} ORDER BY lower(p.username), p.uuid LIMIT $5 OFFSET $6`,
-          [...params, q.limit, q.offset],
-        ),
+      : db.query<PlayerRow>(`${page} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
+          ...params,
+          q.limit,
+          q.offset,
+        ]),
   ]);
   return { rows, total: count[0]?.n ?? 0 };
 }

@@ -28,28 +28,24 @@ export interface PlayerRouteDeps {
 /** `/players…` for keys; `/admin/players` to list (every role) and to set visibility (analyst and up). */
 export function playerRoutes({ players, playerAdmin, key, admin }: PlayerRouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(
-      '/players',
-      {
-        onRequest: key.guard('players:read'),
-        schema: {
-          tags: ['Public'],
-          operationId: 'listPlayers',
-          summary: 'Public players the key may read',
-          security: [{ bearerAuth: [] }],
-          'x-required-scopes': ['players:read'],
-          querystring: PlayerListQuery,
-          response: { 200: PlayerListResponse, ...errorResponses(401, 403, 422, 429) },
-        },
+    key.reads.route(app, key.guard, {
+      url: '/players',
+      scope: 'players:read',
+      querystring: PlayerListQuery,
+      doc: {
+        tags: ['Public'],
+        operationId: 'listPlayers',
+        summary: 'Public players the key may read',
+        response: { 200: PlayerListResponse, ...errorResponses(401, 403, 422, 429) },
       },
-      async (request) =>
-        players.list(keyOf(request), {
-          search: request.query.search,
-          username: request.query.username,
-          page: request.query.page,
-          perPage: request.query.per_page,
+      answer: (k, _params, query) =>
+        players.listJson(k, {
+          search: query.search,
+          username: query.username,
+          page: query.page,
+          perPage: query.per_page,
         }),
-    );
+    });
 
     app.get(
       '/players/:player',

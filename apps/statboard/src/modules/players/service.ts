@@ -37,12 +37,20 @@ export function visible<T extends { public: boolean }>(row: T | null): T {
   return row;
 }
 
+/** Bytes of cached `/players` pages (a page of 50 is ~5 KB). */
+const PAGE_CACHE_BYTES = 8 * 1024 * 1024;
+
 /** Key-scoped reads of players and their statistics. */
 export class PlayerService {
   /** Players by `workspace|uuid` (hits only: ingest creates players without telling anyone). */
   private readonly rows: Cache<string, repo.PlayerRow | null> | null;
   /** The serialized `/players/{uuid}/stats` answer by `workspace|game uuid|season id`. */
   private readonly values: Cache<string, Buffer> | null;
+  /**
+   * Serialized `/players` pages by `workspace|page|per_page|search|username`, for keys without a player
+   * restriction: dropped whole when a player of the workspace is added, renamed, shown or hidden.
+   */
+  private readonly pages: Cache<string, Buffer> | null;
 
   /**
    * `valueBytes` bounds the cached answers by their size (0: none cached, every read is a query). At about
@@ -62,18 +70,35 @@ export class PlayerService {
             sizeOf: (b) => b.length + 100,
           })
         : null;
+    const pages = changes.cache<string, Buffer>('player_list', 30_000, 2_000, {
+      max: PAGE_CACHE_BYTES,
+      sizeOf: (b) => b.length + 100,
+    });
     this.rows = rows;
     this.values = values;
+    this.pages = pages;
     changes.onChange((c) => {
       if (c === null) {
         rows?.clear();
         values?.clear();
+        pages?.clear();
         return;
       }
       if (c.topic === 'key' || c.topic === 'server') return;
       const ws = `${c.workspaceId}|`;
-      if (c.topic === 'player') rows?.deleteWhere((k) => k.startsWith(ws));
+      if (c.topic === 'player' || c.topic === 'roster') pages?.deleteWhere((k) => k.startsWith(ws));
+      if (c.topic === 'roster') return;
+      if (c.topic === 'player') {
+        if (c.players) for (const p of c.players) rows?.delete(`${ws}${p}`);
+        else rows?.deleteWhere((k) => k.startsWith(ws));
+      }
       if (!values) return;
+      if (c.topic === 'player' && c.players) {
+        // A name or a visibility is in those players' answers only.
+        const prefixes = c.players.map((p) => `${ws}${p}|`);
+        values.deleteWhere((k) => prefixes.some((prefix) => k.startsWith(prefix)));
+        return;
+      }
       // A season's name or dates are part of every answer of that workspace: those go with the rest below.
       if (c.topic === 'values' && c.players && c.pairs) {
         // Exactly the answers of the players and seasons written (not a walk over every cached answer).
@@ -83,6 +108,17 @@ export class PlayerService {
         values.deleteWhere((k) => k.startsWith(ws));
       }
     });
+  }
+
+  /**
+   * `GET /players` as the answer's JSON in UTF-8: for a key without a player restriction, served from the cache
+   * until a player of the workspace is added, renamed, shown or hidden (at once when cached).
+   */
+  listJson(key: AuthKey, q: { search?: string; username?: string; page: number; perPage: number }): Maybe<Buffer> {
+    const build = () => this.list(key, q).then((page) => Buffer.from(JSON.stringify(page)));
+    if (!this.pages || key.players.length > 0) return build();
+    const cacheKey = `${key.workspaceId}|${q.page}|${q.perPage}|${q.search ?? ''}|${q.username ?? ''}`;
+    return this.pages.peek(cacheKey) ?? this.pages.get(cacheKey, build);
   }
 
   async list(

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastReads } from '#src/http/fast-reads.ts';
 import { ADMIN_DOC, adminErrors, errorResponses } from '#src/http/schemas.ts';
-import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
+import type { KeyGuard } from '#src/plugins/key-auth.ts';
 import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
 import { PublicStat, StatDefinition, UpdateStatRequest } from './schemas.ts';
 import type { StatDefinitionService } from './service.ts';
@@ -47,22 +48,21 @@ export function statRoutes(stats: StatDefinitionService, guards: AdminGuards): F
 }
 
 /** `GET /stats`: the public statistic definitions, for websites building pickers and labels. */
-export function publicStatRoutes(stats: StatDefinitionService, guard: KeyGuard): FastifyPluginAsyncTypebox {
+export function publicStatRoutes(
+  stats: StatDefinitionService,
+  key: { guard: KeyGuard; reads: FastReads },
+): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(
-      '/stats',
-      {
-        onRequest: guard('stats:read'),
-        schema: {
-          tags: ['Public'],
-          operationId: 'listStats',
-          summary: 'Public statistics: key, display name, category and sort order, by key',
-          security: [{ bearerAuth: [] }],
-          'x-required-scopes': ['stats:read'],
-          response: { 200: Type.Object({ data: Type.Array(Type.Ref(PublicStat)) }), ...errorResponses(401, 403, 429) },
-        },
+    key.reads.route(app, key.guard, {
+      url: '/stats',
+      scope: 'stats:read',
+      doc: {
+        tags: ['Public'],
+        operationId: 'listStats',
+        summary: 'Public statistics: key, display name, category and sort order, by key',
+        response: { 200: Type.Object({ data: Type.Array(Type.Ref(PublicStat)) }), ...errorResponses(401, 403, 429) },
       },
-      async (request) => ({ data: await stats.listPublic(keyOf(request).workspaceId) }),
-    );
+      answer: (k) => stats.publicJson(k.workspaceId),
+    });
   };
 }

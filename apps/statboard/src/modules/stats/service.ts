@@ -1,6 +1,8 @@
+import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
+import type { Maybe } from '#src/lib/maybe.ts';
 import { isoRequired } from '#src/lib/time.ts';
 import { checkBody } from '#src/lib/validation.ts';
 import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
@@ -13,11 +15,28 @@ function toDefinition(row: repo.StatDefinitionRow): StatDefinition {
 
 /** Statistic definitions of a workspace: visibility, display name and leaderboard sort order. */
 export class StatDefinitionService {
+  /** The serialized `GET /stats` answer by workspace: dropped when a definition is changed or added. */
+  private readonly publicLists: Cache<string, Buffer> | null;
+
   constructor(
     private readonly db: Db,
     private readonly changes: Changes,
     private readonly audit: AuditService,
-  ) {}
+  ) {
+    const lists = changes.cache<string, Buffer>('stat_list', 60_000, 1_000);
+    this.publicLists = lists;
+    changes.onChange((c) => {
+      if (c === null) lists?.clear();
+      else if (c.topic === 'definition') lists?.delete(c.workspaceId);
+    });
+  }
+
+  /** `GET /stats` as the answer's JSON in UTF-8 (`{data}`), at once when cached. */
+  publicJson(workspaceId: string): Maybe<Buffer> {
+    const build = () => this.listPublic(workspaceId).then((data) => Buffer.from(JSON.stringify({ data })));
+    if (!this.publicLists) return build();
+    return this.publicLists.peek(workspaceId) ?? this.publicLists.get(workspaceId, build);
+  }
 
   async list(workspaceId: string): Promise<StatDefinition[]> {
     return (await repo.listDefinitions(this.db, workspaceId)).map(toDefinition);

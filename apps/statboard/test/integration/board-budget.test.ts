@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChangeBus } from '#src/cache/bus.ts';
+import { Changes } from '#src/cache/changes.ts';
+import { BoardCache, type BoardRef } from '#src/modules/leaderboards/boards.ts';
+import { createTestContext, type Fixture, seedWorkspace, type TestContext } from '../helpers.ts';
+
+/**
+ * Rank boards within RANK_CACHE_MB's budget of entries: a board is answered by queries until it is loaded in the
+ * background, one larger than the budget is never loaded, and boards read recently are not pushed out for
+ * another (which then stays on queries), so boards read in turn never load each other again and again.
+ */
+describe('rank boards within their budget', () => {
+  let ctx: TestContext;
+  let fx: Fixture;
+  const refs: Record<string, BoardRef> = {};
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    fx = await seedWorkspace(ctx.services);
+    // Boards of 6, 6 and 12 values.
+    const sizes: Record<string, number> = { a: 6, b: 6, big: 12 };
+    const players = await ctx.db.query<{ id: string }>(
+      `INSERT INTO players (workspace_id, uuid, username, username_observed_at)
+       SELECT $1, gen_random_uuid(), 'P' || g, now() FROM generate_series(1, 12) g RETURNING id`,
+      [fx.workspaceId],
+    );
+    for (const [key, n] of Object.entries(sizes)) {
+      const [def] = await ctx.db.query<{ id: string }>(
+        `INSERT INTO stat_definitions (workspace_id, key) VALUES ($1, $2) RETURNING id`,
+        [fx.workspaceId, `budget:${key}`],
+      );
+      for (const [i, p] of players.slice(0, n).entries()) {
+        await ctx.db.query(
+          `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
+           VALUES ($1, $2, $3, $4, now(), now())`,
+          [fx.seasonId, def!.id, p.id, i],
+        );
+      }
+      refs[key] = { workspaceId: fx.workspaceId, seasonId: fx.seasonId, statId: def!.id, order: 'desc' };
+    }
+  });
+
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  /** Reads until the background load has landed (or gives up): the board, or null. */
+  async function settle(cache: BoardCache, ref: BoardRef): Promise<Awaited<ReturnType<BoardCache['board']>>> {
+    for (let i = 0; i < 50; i++) {
+      const b = await cache.board(ref);
+      if (b) return b;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return null;
+  }
+
+  it('answers by query first, then from the board loaded in the background', async () => {
+    const cache = new BoardCache(ctx.db, new Changes(ChangeBus.local(), true), 10);
+    expect(await cache.board(refs.a!)).toBeNull();
+    const board = await settle(cache, refs.a!);
+    expect(board?.size).toBe(6);
+    expect(cache.ready(refs.a!)).toBe(board);
+  });
+
+  it('never loads a board larger than the whole budget', async () => {
+    const cache = new BoardCache(ctx.db, new Changes(ChangeBus.local(), true), 10);
+    expect(await settle(cache, refs.big!)).toBeNull();
+    expect(cache.ready(refs.big!)).toBeUndefined();
+  });
+
+  it('does not push out a board read recently: the other stays on queries', async () => {
+    const cache = new BoardCache(ctx.db, new Changes(ChangeBus.local(), true), 10);
+    expect((await settle(cache, refs.a!))?.size).toBe(6);
+    // a (6) + b (6) > 10: b waits while a is read.
+    expect(await settle(cache, refs.b!)).toBeNull();
+    expect(cache.ready(refs.a!)?.size).toBe(6);
+  });
+
+  it('holds nothing without a budget', async () => {
+    const cache = new BoardCache(ctx.db, new Changes(ChangeBus.local(), true), 0);
+    expect(await settle(cache, refs.a!)).toBeNull();
+  });
+});
