@@ -1,8 +1,8 @@
 /**
  * Ingest benchmark: mod-like batches against the running service (PostgreSQL and PGlite), each case beside a
- * "raw ceiling" measured in the same run: `upsertStats` of bench/lib/raw-sql.ts (the values part of the writer's
- * statement), one statement per batch with the same rows, sent straight to the database at the same concurrency,
- * into a second, identically migrated and seeded database.
+ * "raw ceiling" measured in the same run: `upsertRaw` of bench/lib/raw-sql.ts, one multi-row INSERT … ON CONFLICT per
+ * batch with the same rows in the same order into a plain table (player, key, value, observed_at), sent straight
+ * to the database with `pg` at the same concurrency, in a second database.
  *
  *   npm run bench:ingest                      # writes "## Statboard ingest" of BENCHMARKS.md
  *   BENCH_SECONDS=10 BENCH_BATCHES=0,1,20,100 BENCH_CONCURRENCY=4,16 BENCH_PGLITE_CONCURRENCY=4,16 BENCH_DB=pg,pglite BENCH_WRITE=0 \
@@ -15,7 +15,6 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { ChangeBus } from '../../apps/statboard/src/cache/bus.ts';
 import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
-import { ensureDefinitions } from '../../apps/statboard/src/modules/ingest/repo.ts';
 import { type IngestItem, IngestWriter } from '../../apps/statboard/src/modules/ingest/writer.ts';
 import { LeaderWatch } from '../../apps/statboard/src/modules/webhooks/leaders.ts';
 import { Outbox } from '../../apps/statboard/src/modules/webhooks/outbox.ts';
@@ -26,7 +25,7 @@ import { type RunningServer, startServer } from '../lib/child.ts';
 import { LEAN_NOTE, loopLoad, postLoad } from '../lib/load.ts';
 import { BackendPids, createDatabase, type ScratchDatabase } from '../lib/pg.ts';
 import { CpuMeter, RssSampler } from '../lib/proc.ts';
-import { upsertStats } from '../lib/raw-sql.ts';
+import { RAW_TABLE_DDL, type RawValue, upsertRaw } from '../lib/raw-sql.ts';
 import { machineLine, writeSection } from '../lib/report.ts';
 import {
   type BenchWorkspace,
@@ -47,7 +46,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DIAGNOSTIC_ROUNDS = Math.max(ROUNDS, 5);
 /** The service's write slots on PostgreSQL (IngestService). */
 const SERVICE_WRITE_SLOTS = 2;
-const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? '4,16').split(',').map(Number);
+const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? '4,32').split(',').map(Number);
 /** PGlite has one connection (a FIFO lock), so one high concurrency says enough and keeps the run short. */
 const PGLITE_CONCURRENCIES = (process.env.BENCH_PGLITE_CONCURRENCY ?? String(Math.max(...CONCURRENCIES)))
   .split(',')
@@ -127,39 +126,20 @@ interface Raw {
 }
 
 async function prepareRaw(target: DbTarget, players: BenchPlayer[]): Promise<Raw> {
-  let ws: BenchWorkspace | null = null;
-  const playerIds = new Map<string, string>();
-  const statIds = new Map<string, string>();
-  await seedStatboard(target, async (db, seeded) => {
-    ws = seeded;
-    const inserted = await db.query<{ id: string; uuid: string }>(
-      `INSERT INTO players (workspace_id, uuid, username, username_observed_at)
-       SELECT $1, u, n, now() FROM unnest($2::uuid[], $3::text[]) AS t(u, n) RETURNING id, uuid`,
-      [seeded.workspaceId, players.map((p) => p.uuid), players.map((p) => p.username)],
-    );
-    for (const r of inserted) playerIds.set(r.uuid, r.id);
-    const defs = await db.transaction((tx) =>
-      ensureDefinitions(
-        tx,
-        STAT_KEYS.map(() => seeded.workspaceId),
-        [...STAT_KEYS],
-      ),
-    );
-    for (const d of defs) statIds.set(d.key, d.id);
-  });
-  const seasonId = (ws as BenchWorkspace | null)?.seasonId;
-  if (!seasonId || playerIds.size !== players.length || statIds.size !== STAT_KEYS.length) {
-    throw new Error('raw ceiling: seeding failed');
+  const setup = await openTarget(target);
+  try {
+    await setup.query(RAW_TABLE_DDL);
+  } finally {
+    await setup.close();
   }
   const rawPlayers = players.map((p) => ({ ...p, counter: 0 }));
-  const rowsFor = (n: number) => {
+  const rowsFor = (n: number): RawValue[] => {
     const p = rawPlayers[randomInt(rawPlayers.length)]!;
-    const playerId = playerIds.get(p.uuid)!;
     const observedAt = new Date();
-    // Sorted as the writer sorts its rows (season/stat/player), for the same lock order.
+    // Sorted by key, as the writer sorts a player's rows, for the same lock order.
     return nextStats(p, n)
-      .map((s) => ({ seasonId, statId: statIds.get(s.key)!, playerId, value: s.value, observedAt }))
-      .sort((a, b) => (a.statId < b.statId ? -1 : 1));
+      .map((s) => ({ player: p.uuid, key: s.key, value: s.value, observedAt }))
+      .sort((a, b) => (a.key < b.key ? -1 : 1));
   };
 
   if ('url' in target) {
@@ -172,7 +152,7 @@ async function prepareRaw(target: DbTarget, players: BenchPlayer[]): Promise<Raw
         await Promise.all(clients.map((c) => c.connect()));
         queryables = clients.map(clientQueryable);
       },
-      batch: (loop, n) => upsertStats(queryables[loop]!, rowsFor(n)),
+      batch: (loop, n) => upsertRaw(queryables[loop]!, rowsFor(n)),
       async setAll(sql) {
         await Promise.all(clients.map((c) => c.query(sql)));
       },
@@ -185,7 +165,7 @@ async function prepareRaw(target: DbTarget, players: BenchPlayer[]): Promise<Raw
   const db: Db = await openTarget(target);
   return {
     async connect() {},
-    batch: (_loop, n) => upsertStats(db, rowsFor(n)),
+    batch: (_loop, n) => upsertRaw(db, rowsFor(n)),
     async setAll() {},
     close: () => db.close(),
   };
@@ -690,7 +670,7 @@ async function main(): Promise<void> {
         `\`npm run bench:ingest\` (${elapsed} s). ${PLAYERS.toLocaleString('en-US')} players with one session each, ` +
           `batches exactly as the Fabric mod sends them over ${STAT_KEYS.length} distinct keys, ${SECONDS} s per case, ` +
           `keep-alive HTTP with one request in flight per connection (${LEAN_NOTE}). "raw" = the same ` +
-          '`upsertStats` statement, one per batch with the same rows, sent straight to the database with `pg` over ' +
+          'multi-row `INSERT … ON CONFLICT (player, key) DO UPDATE SET value = excluded.value, observed_at = excluded.observed_at WHERE excluded.observed_at >= t.observed_at` into a plain table `(player uuid, key text, value float8, observed_at timestamptz)`, one per batch with the same rows in the same order, sent straight to the database with `pg` over ' +
           'as many connections from this process (PGlite: in-process through the same `Db`). Each case is ' +
           `${ROUNDS} rounds of service then raw, back to back; the row is the round with the median ratio, the ` +
           'range in brackets. "cores" = CPU seconds per wall second of the service process, of the PostgreSQL ' +

@@ -46,3 +46,34 @@ export function playerStats(db: Queryable, seasonId: string, playerId: string): 
     [seasonId, playerId],
   );
 }
+
+/** The ingest ceiling's own table: a plain table of absolute values, nothing else (no foreign keys, one index). */
+export const RAW_TABLE_DDL = `CREATE TABLE IF NOT EXISTS bench_raw_stats (
+  player uuid NOT NULL, key text NOT NULL, value float8 NOT NULL, observed_at timestamptz NOT NULL,
+  PRIMARY KEY (player, key)
+)`;
+
+export interface RawValue {
+  player: string;
+  key: string;
+  value: number;
+  observedAt: Date;
+}
+
+/**
+ * The ingest ceiling: one multi-row INSERT per batch into the plain table, keeping the value with the latest
+ * observation; what any store of absolute values must do at the least.
+ */
+export async function upsertRaw(db: Queryable, rows: RawValue[]): Promise<void> {
+  const values: unknown[] = [];
+  const tuples = rows.map((r, i) => {
+    values.push(r.player, r.key, r.value, r.observedAt);
+    return `($${4 * i + 1}::uuid, $${4 * i + 2}, $${4 * i + 3}::float8, $${4 * i + 4}::timestamptz)`;
+  });
+  await db.query(
+    `INSERT INTO bench_raw_stats AS t (player, key, value, observed_at) VALUES ${tuples.join(', ')}
+     ON CONFLICT (player, key) DO UPDATE SET value = excluded.value, observed_at = excluded.observed_at
+     WHERE excluded.observed_at >= t.observed_at`,
+    values,
+  );
+}
