@@ -92,18 +92,21 @@ async function seed(db: Db, ws: BenchWorkspace, players: number, values: number,
     `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
      SELECT $1, d.id, p.id, floor(power(random(), 3) * power(10, 1 + d.n % 6)),
        now() - random() * interval '30 days', now() - random() * interval '30 days'
-     FROM (SELECT id, row_number() OVER (ORDER BY key) AS n FROM stat_definitions WHERE workspace_id = $2) d
-     CROSS JOIN players p WHERE p.workspace_id = $2 AND d.n <= $3`,
-    [ws.seasonId, ws.workspaceId, values],
+     FROM (SELECT id, key, row_number() OVER (ORDER BY key) AS n FROM stat_definitions WHERE workspace_id = $2) d
+     CROSS JOIN players p WHERE p.workspace_id = $2 AND d.key = ANY($3::text[])`,
+    [ws.seasonId, ws.workspaceId, keys.slice(0, values)],
   );
-  // A session each; the first ONLINE players' open and heartbeated into the future, so they stay online.
+  // A session each, of an hour, ended on one of the last 30 days; the first ONLINE players' open and heartbeated
+  // into the future, so they stay online through the run.
   await db.query(
     `INSERT INTO game_sessions (workspace_id, player_id, session_id, server_id, season_id, mod_version, game_version,
        started_at, last_seen_at, ended_at)
-     SELECT $1, p.id, gen_random_uuid(), $2, $3, '1.4.0', '1.21.1', now() - interval '1 hour',
-       CASE WHEN p.n <= $4 THEN now() + interval '1 day' ELSE now() - interval '2 days' END,
-       CASE WHEN p.n <= $4 THEN NULL ELSE now() - interval '2 days' END
-     FROM (SELECT id, row_number() OVER () AS n FROM players WHERE workspace_id = $1) p`,
+     SELECT $1, p.id, gen_random_uuid(), $2, $3, '1.4.0', '1.21.1',
+       CASE WHEN p.n <= $4 THEN now() - interval '1 hour' ELSE p.seen - interval '1 hour' END,
+       CASE WHEN p.n <= $4 THEN now() + interval '1 day' ELSE p.seen END,
+       CASE WHEN p.n <= $4 THEN NULL ELSE p.seen END
+     FROM (SELECT id, row_number() OVER () AS n, now() - random() * interval '30 days' AS seen
+           FROM players WHERE workspace_id = $1) p`,
     [ws.workspaceId, ws.serverId, ws.seasonId, ONLINE],
   );
   await db.query(
@@ -118,10 +121,10 @@ async function seed(db: Db, ws: BenchWorkspace, players: number, values: number,
   await db.query(
     `INSERT INTO stat_history (player_id, season_id, stat_id, at, value)
      SELECT p.id, $2, d.id, date_trunc('day', now()) - g * interval '1 day', 1000 - g * 10
-     FROM (SELECT id FROM players WHERE workspace_id = $1 ORDER BY id LIMIT $3) p
-     CROSS JOIN (SELECT id FROM stat_definitions WHERE workspace_id = $1 ORDER BY key LIMIT $4) d
+     FROM (SELECT id FROM players WHERE workspace_id = $1 AND public ORDER BY id LIMIT $3) p
+     CROSS JOIN (SELECT id FROM stat_definitions WHERE workspace_id = $1 AND key = ANY($4::text[])) d
      CROSS JOIN generate_series(1, $5::int) g`,
-    [ws.workspaceId, ws.seasonId, HISTORY_PLAYERS, HISTORY_STATS, HISTORY_DAYS],
+    [ws.workspaceId, ws.seasonId, HISTORY_PLAYERS, keys.slice(0, HISTORY_STATS), HISTORY_DAYS],
   );
   await db.query(
     `INSERT INTO audit_log (workspace_id, actor_label, action, target_type, target_id, before, after, created_at)
@@ -226,7 +229,7 @@ function routes(players: number, uuids: string[], names: string[], historyUuids:
   const stat = (n: number) => pick(keys.slice(0, valuesPerPlayer(players)), n).map(encodeURIComponent);
   const hist = keys.slice(0, HISTORY_STATS).map(encodeURIComponent);
   const from = new Date(Date.now() - 30 * 86_400_000).toISOString();
-  const from14 = new Date(Date.now() - 14 * 86_400_000).toISOString();
+  const from29 = new Date(Date.now() - 29 * 86_400_000).toISOString();
   const maxOffset = Math.min(10_000, players - 100);
   return [
     {
@@ -304,10 +307,16 @@ function routes(players: number, uuids: string[], names: string[], historyUuids:
       paths: Array.from({ length: 20 }, (_, i) => `/api/v1/admin/ingest/rejections?page=${i + 1}&per_page=50`),
     },
     {
-      name: 'admin `/activity` (14 days by hour)',
+      name: "admin `/activity` (24 hours by hour: the console's overview)",
       kind: 'admin',
       admin: true,
-      paths: [`/api/v1/admin/activity?from=${encodeURIComponent(from14)}&interval=hour`],
+      paths: ['/api/v1/admin/activity?interval=hour'],
+    },
+    {
+      name: 'admin `/activity` (30 days by day)',
+      kind: 'admin',
+      admin: true,
+      paths: [`/api/v1/admin/activity?interval=day&from=${encodeURIComponent(from29)}`],
     },
   ];
 }
@@ -383,13 +392,13 @@ async function runScale(players: number, pin: ReturnType<typeof pinForReads>): P
       uuids = sample.map((r) => r.uuid);
       names = sample.map((r) => r.username);
       historyUuids = (
-        await db.query<{ uuid: string }>('SELECT uuid FROM players WHERE workspace_id = $1 ORDER BY id LIMIT $2', [
-          w.workspaceId,
-          HISTORY_PLAYERS,
-        ])
+        await db.query<{ uuid: string }>(
+          'SELECT uuid FROM players WHERE workspace_id = $1 AND public ORDER BY id LIMIT $2',
+          [w.workspaceId, HISTORY_PLAYERS],
+        )
       ).map((r) => r.uuid);
       st = await storage(db);
-      const [mid] = await db.query<{ id: string }>('SELECT id FROM stat_definitions ORDER BY key LIMIT 1');
+      const [mid] = await db.query<{ id: string }>('SELECT id FROM stat_definitions WHERE key = $1', [keys[0]]);
       explained = await explainAtScale(db, w, uuids[0]!, mid!.id);
     });
     // An owner signed in: the admin reads' cookie.
@@ -501,7 +510,7 @@ const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MB`;
 function report(runs: ScaleRun[], pglite: Awaited<ReturnType<typeof pgliteStorage>> | null, machine: string): string {
   const out: string[] = [machine, ''];
   out.push(
-    `\`npm run bench:scale\`. For each network size, a database seeded with SQL (players with names of 6–13 characters, 1 % hidden; ${STATS} statistics defined, values skewed with ties; a game session and an event per player, ${fmtInt(ONLINE)} players online; ${fmtInt(HISTORY_PLAYERS)} players × ${HISTORY_STATS} statistics × ${HISTORY_DAYS} daily history points; ${fmtInt(AUDIT_ROWS)} audit entries; ${KEYS + 2} API keys; 1,000 rejection buckets; 30 days of hourly activity), then the service started with its defaults (PLAYER_CACHE_MB ${DEFAULT_PLAYER_CACHE_MB}, RANK_CACHE_MB ${DEFAULT_RANK_CACHE_MB}, the access log on, written to a file; only the per-key rate limit raised above the load). Each route: ${WARMUP} s of load at 32 connections, then ${SECONDS} s at each of ${CONCURRENCIES.join(' and ')} connections (${WRK_NOTE}); each request picks a path from a pool of random players, statistics, pages, search terms. Key routes use a website key with every read scope, admin routes an owner's session. The service pinned to one core, wrk to the other, PostgreSQL unpinned. "CPU ms/req": the service process / the PostgreSQL backends serving it, per request. Targets: key routes p99 < ${KEY_P99_MS} ms at 1,000,000 players and 32 connections and within 2x of their p99 at 10,000; large answers (admin players, 500 rows; \`/online\`, ${fmtInt(ONLINE)} players) < ${LARGE_P99_MS} ms; the service's peak RSS < ${RSS_TARGET_MB} MB through the whole run.`,
+    `\`npm run bench:scale\`. For each network size, a database seeded with SQL (players with names of 6–13 characters, 1 % hidden; ${STATS} statistics defined, values skewed with ties; a game session of an hour and an event per player (within the last 30 days), ${fmtInt(ONLINE)} players online; ${fmtInt(HISTORY_PLAYERS)} players × ${HISTORY_STATS} statistics × ${HISTORY_DAYS} daily history points; ${fmtInt(AUDIT_ROWS)} audit entries; ${KEYS + 2} API keys; 1,000 rejection buckets; 30 days of hourly activity), then the service started with its defaults (PLAYER_CACHE_MB ${DEFAULT_PLAYER_CACHE_MB}, RANK_CACHE_MB ${DEFAULT_RANK_CACHE_MB}, the access log on, written to a file; only the per-key rate limit raised above the load). Each route: ${WARMUP} s of load at 32 connections, then ${SECONDS} s at each of ${CONCURRENCIES.join(' and ')} connections (${WRK_NOTE}); each request picks a path from a pool of random players, statistics, pages, search terms. Key routes use a website key with every read scope, admin routes an owner's session. The service pinned to one core, wrk to the other, PostgreSQL unpinned. "CPU ms/req": the service process / the PostgreSQL backends serving it, per request. Targets: key routes p99 < ${KEY_P99_MS} ms at 1,000,000 players and 32 connections and within 2x of their p99 at 10,000; large answers (admin players, 500 rows; \`/online\`, ${fmtInt(ONLINE)} players) < ${LARGE_P99_MS} ms; the service's peak RSS < ${RSS_TARGET_MB} MB through the whole run.`,
     '',
   );
   const header = ['route', 'conns'];
@@ -618,7 +627,7 @@ async function main(): Promise<void> {
   }
   const body = report(runs, pglite, machine);
   process.stdout.write(`${body}\n`);
-  if (WRITE) await writeSection('Statboard at scale', body);
+  if (WRITE) await writeSection('## Statboard at scale', body);
 }
 
 await main();

@@ -7,6 +7,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { Availability } from './db/availability.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
+import { boundHeapGrowth } from './lib/heap.ts';
 import { MetricsListener } from './metrics/listener.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { HistoryFolder } from './modules/history/fold.ts';
@@ -40,6 +41,7 @@ function createLogger(config: Config) {
  * SHUTDOWN_TIMEOUT_SECONDS.
  */
 async function main(): Promise<void> {
+  boundHeapGrowth();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();

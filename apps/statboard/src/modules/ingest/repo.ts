@@ -369,22 +369,24 @@ export function activity(
      ), b AS (
        SELECT i, r.start + make_interval(secs => i * r.s) AS at, r.start + make_interval(secs => (i + 1) * r.s) AS until
        FROM r, generate_series(0, r.n - 1) AS i
-     ), spans AS (
+     ), spans AS MATERIALIZED (
        SELECT g.player_id,
          greatest(0, floor(extract(epoch FROM (g.started_at - r.start)) / r.s))::int AS first,
          least(r.n - 1, floor(extract(epoch FROM (g.last_seen_at - r.start)) / r.s))::int AS last
        FROM r, game_sessions g
        WHERE g.workspace_id = $1 AND g.last_seen_at >= r.start
          AND g.started_at < r.start + make_interval(secs => r.n * r.s)
-     ), active AS (
+     ), active AS MATERIALIZED (
        SELECT i, count(DISTINCT player_id)::int AS n FROM spans, generate_series(spans.first, spans.last) AS i GROUP BY i
-     ), fresh AS (
+     ), fresh AS MATERIALIZED (
        SELECT floor(extract(epoch FROM (p.first_seen_at - r.start)) / r.s)::int AS i, count(*)::int AS n
        FROM r, players p
        WHERE p.workspace_id = $1 AND p.first_seen_at >= r.start
          AND p.first_seen_at < r.start + make_interval(secs => r.n * r.s)
        GROUP BY 1
      )
+     -- Each CTE is evaluated once (MATERIALIZED): joined to the buckets, an inlined aggregate could be planned
+     -- as a loop that runs it again for every bucket.
      SELECT b.at,
        coalesce(sum(a.batches_accepted), 0)::int AS batches_accepted,
        coalesce(sum(a.batches_rejected), 0)::int AS batches_rejected,
