@@ -5,7 +5,7 @@
  *
  *   npm run bench:scale                                   # writes "## Statboard at scale" of BENCHMARKS.md
  *   BENCH_SCALES=10000 BENCH_SECONDS=2 BENCH_WRITE=0 npm run bench:scale
- *   BENCH_PGLITE_PLAYERS=1000000 npm run bench:scale      # the embedded database's bytes per row (default 1 M)
+ *   BENCH_SCALES= BENCH_PGLITE_PLAYERS=1000000 npm run bench:scale   # only the embedded database's bytes per row
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -31,7 +31,10 @@ import {
 import { type CaseResult, fmtInt, fmtMs, table } from '../lib/stats.ts';
 import { randomInt, STAT_KEYS } from '../lib/traffic.ts';
 
-const SCALES = (process.env.BENCH_SCALES ?? '10000,100000,1000000').split(',').map(Number);
+const SCALES = (process.env.BENCH_SCALES ?? '10000,100000,1000000')
+  .split(',')
+  .filter((x) => x !== '')
+  .map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? '1,32').split(',').map(Number);
 const WRITE = process.env.BENCH_WRITE !== '0';
@@ -62,7 +65,7 @@ function valuesPerPlayer(players: number): number {
 }
 
 /**
- * The network, with SQL: players with names of 6–13 characters (1 % hidden), `values` values each (skewed, with
+ * The network, with SQL: players with names of 6–13 characters (0.1 % hidden), `values` values each (skewed, with
  * ties), a game session each (ONLINE of them online for the whole run), an event each, 30 daily history points
  * of HISTORY_STATS statistics for HISTORY_PLAYERS players, AUDIT_ROWS audit entries, KEYS API keys, rejections and
  * 30 days of hourly activity. Secondary indexes of the big tables are dropped for the load and re-created.
@@ -78,7 +81,7 @@ async function seed(db: Db, ws: BenchWorkspace, players: number, values: number,
   for (const i of indexes) await db.query(`DROP INDEX ${i.name}`);
   await db.query(
     `INSERT INTO players (workspace_id, uuid, username, username_observed_at, public, first_seen_at, last_seen_at)
-     SELECT $1, gen_random_uuid(), substr(md5(g::text), 1, 6 + g % 8), now(), g % 100 <> 7,
+     SELECT $1, gen_random_uuid(), substr(md5(g::text), 1, 6 + g % 8), now(), g % 1000 <> 7,
        now() - (g % 365) * interval '1 day', now() - (g % 30) * interval '1 day'
      FROM generate_series(1, $2::int) g`,
     [ws.workspaceId, players],
@@ -507,10 +510,10 @@ async function pgliteStorage(players: number): Promise<{ storage: Storage[]; sec
 
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MB`;
 
-function report(runs: ScaleRun[], pglite: Awaited<ReturnType<typeof pgliteStorage>> | null, machine: string): string {
+function report(runs: ScaleRun[], machine: string): string {
   const out: string[] = [machine, ''];
   out.push(
-    `\`npm run bench:scale\`. For each network size, a database seeded with SQL (players with names of 6–13 characters, 1 % hidden; ${STATS} statistics defined, values skewed with ties; a game session of an hour and an event per player (within the last 30 days), ${fmtInt(ONLINE)} players online; ${fmtInt(HISTORY_PLAYERS)} players × ${HISTORY_STATS} statistics × ${HISTORY_DAYS} daily history points; ${fmtInt(AUDIT_ROWS)} audit entries; ${KEYS + 2} API keys; 1,000 rejection buckets; 30 days of hourly activity), then the service started with its defaults (PLAYER_CACHE_MB ${DEFAULT_PLAYER_CACHE_MB}, RANK_CACHE_MB ${DEFAULT_RANK_CACHE_MB}, the access log on, written to a file; only the per-key rate limit raised above the load). Each route: ${WARMUP} s of load at 32 connections, then ${SECONDS} s at each of ${CONCURRENCIES.join(' and ')} connections (${WRK_NOTE}); each request picks a path from a pool of random players, statistics, pages, search terms. Key routes use a website key with every read scope, admin routes an owner's session. The service pinned to one core, wrk to the other, PostgreSQL unpinned. "CPU ms/req": the service process / the PostgreSQL backends serving it, per request. Targets: key routes p99 < ${KEY_P99_MS} ms at 1,000,000 players and 32 connections and within 2x of their p99 at 10,000; large answers (admin players, 500 rows; \`/online\`, ${fmtInt(ONLINE)} players) < ${LARGE_P99_MS} ms; the service's peak RSS < ${RSS_TARGET_MB} MB through the whole run.`,
+    `\`npm run bench:scale\`. For each network size, a database seeded with SQL (players with names of 6–13 characters, 0.1 % hidden, as players who opted out; ${STATS} statistics defined, values skewed with ties; a game session of an hour and an event per player (within the last 30 days), ${fmtInt(ONLINE)} players online; ${fmtInt(HISTORY_PLAYERS)} players × ${HISTORY_STATS} statistics × ${HISTORY_DAYS} daily history points; ${fmtInt(AUDIT_ROWS)} audit entries; ${KEYS + 2} API keys; 1,000 rejection buckets; 30 days of hourly activity), then the service started with its defaults (PLAYER_CACHE_MB ${DEFAULT_PLAYER_CACHE_MB}, RANK_CACHE_MB ${DEFAULT_RANK_CACHE_MB}, the access log on, written to a file; only the per-key rate limit raised above the load). Each route: ${WARMUP} s of load at 32 connections, then ${SECONDS} s at each of ${CONCURRENCIES.join(' and ')} connections (${WRK_NOTE}); each request picks a path from a pool of random players, statistics, pages, search terms. Key routes use a website key with every read scope, admin routes an owner's session. The service pinned to one core, wrk to the other, PostgreSQL unpinned. "CPU ms/req": the service process / the PostgreSQL backends serving it, per request. Targets: key routes p99 < ${KEY_P99_MS} ms at 1,000,000 players and 32 connections and within 2x of their p99 at 10,000; large answers (admin players, 500 rows; \`/online\`, ${fmtInt(ONLINE)} players) < ${LARGE_P99_MS} ms; the service's peak RSS < ${RSS_TARGET_MB} MB through the whole run.`,
     '',
   );
   const header = ['route', 'conns'];
@@ -593,17 +596,6 @@ function report(runs: ScaleRun[], pglite: Awaited<ReturnType<typeof pgliteStorag
       ]);
     }
   }
-  if (pglite) {
-    for (const s of pglite.storage) {
-      storeRows.push([
-        `PGlite, ${fmtInt(PGLITE_PLAYERS)} players (${pglite.values} values each; seeded in ${pglite.seconds.toFixed(0)} s)`,
-        s.what,
-        fmtInt(s.rows),
-        mb(s.bytes),
-        s.rows > 0 ? fmtInt(s.bytes / s.rows) : '—',
-      ]);
-    }
-  }
   out.push(
     'Storage: `pg_total_relation_size` (heap, TOAST, every index) after the seed and `VACUUM ANALYZE`, per row:',
     '',
@@ -620,14 +612,27 @@ async function main(): Promise<void> {
   log(pin ? `service on CPU ${pin.server}, wrk on ${pin.generator} (${CORES} cores)` : 'no CPU pinning');
   const runs: ScaleRun[] = [];
   for (const players of SCALES) runs.push(await runScale(players, pin));
-  let pglite: Awaited<ReturnType<typeof pgliteStorage>> | null = null;
+  if (runs.length > 0) {
+    const body = report(runs, machine);
+    process.stdout.write(`${body}\n`);
+    if (WRITE) await writeSection('## Statboard at scale', body);
+  }
   if (PGLITE_PLAYERS > 0) {
     log(`PGlite: seeding ${fmtInt(PGLITE_PLAYERS)} players for the bytes per row`);
-    pglite = await pgliteStorage(PGLITE_PLAYERS);
+    const pglite = await pgliteStorage(PGLITE_PLAYERS);
+    const body = [
+      machine,
+      '',
+      `\`BENCH_SCALES= npm run bench:scale\`: the seed of "Statboard at scale" with ${fmtInt(PGLITE_PLAYERS)} players and ${pglite.values} values each, in the embedded database (PGlite, on disk), seeded in ${pglite.seconds.toFixed(0)} s; \`pg_total_relation_size\` (heap, TOAST, every index) after a checkpoint, per row:`,
+      '',
+      table(
+        ['row', 'rows', 'on disk', 'bytes per row'],
+        pglite.storage.map((s) => [s.what, fmtInt(s.rows), mb(s.bytes), s.rows > 0 ? fmtInt(s.bytes / s.rows) : '—']),
+      ),
+    ].join('\n');
+    process.stdout.write(`${body}\n`);
+    if (WRITE) await writeSection('## Statboard storage on the embedded database', body);
   }
-  const body = report(runs, pglite, machine);
-  process.stdout.write(`${body}\n`);
-  if (WRITE) await writeSection('## Statboard at scale', body);
 }
 
 await main();

@@ -64,6 +64,10 @@ export function openPg(connectionString: string, options: PgOptions = {}): Db {
     max: options.poolSize ?? 10,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
+    // No JIT compilation: the service's statements are short, and where the planner's estimate of a statement
+    // crosses jit_above_cost (large boards, activity over many sessions) compiling it took 100–300 ms of every
+    // execution, longer than running it.
+    options: '-c jit=off',
     ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
