@@ -47,7 +47,7 @@ export class PlayerService {
   /** The serialized `/players/{uuid}/stats` answer by `workspace|game uuid|season id`. */
   private readonly values: Cache<string, Buffer> | null;
   /**
-   * Serialized `/players` pages by `workspace|page|per_page|search|username`, for keys without a player
+   * Serialized `/players` pages by `workspace|[page, per_page, search, username]`, for keys without a player
    * restriction: dropped whole when a player of the workspace is added, renamed, shown or hidden.
    */
   private readonly pages: Cache<string, Buffer> | null;
@@ -117,7 +117,8 @@ export class PlayerService {
   listJson(key: AuthKey, q: { search?: string; username?: string; page: number; perPage: number }): Maybe<Buffer> {
     const build = () => this.list(key, q).then((page) => Buffer.from(JSON.stringify(page)));
     if (!this.pages || key.players.length > 0) return build();
-    const cacheKey = `${key.workspaceId}|${q.page}|${q.perPage}|${q.search ?? ''}|${q.username ?? ''}`;
+    // The terms in JSON: a `|` in a search cannot make two queries share a key.
+    const cacheKey = `${key.workspaceId}|${JSON.stringify([q.page, q.perPage, q.search ?? '', q.username ?? ''])}`;
     return this.pages.peek(cacheKey) ?? this.pages.get(cacheKey, build);
   }
 
