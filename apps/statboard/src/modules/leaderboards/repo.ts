@@ -120,7 +120,7 @@ function boardSql(order: 'asc' | 'desc') {
 
 /**
  * Counts for the competition ranks of entries that follow `first` (a CTE of one row with value, updated_at,
- * uuid): the board's public size, the public values strictly better than `first`'s, and `first`'s position. The
+ * uuid): the hidden players' values (`hidden`, whose `total` the board's public size is taken from), the public values strictly better than `first`'s, and `first`'s position. The
  * board's own counts read the index alone; hidden players' values (few, by `players_hidden_idx`) are counted
  * apart and taken off, and the ties at `first`'s value and time are the only rows joined to their players.
  */
@@ -162,13 +162,13 @@ const AT_MICROS = '(extract(epoch FROM w.updated_at) * 1000000)::float8 AS at';
 export function rankWindow(
   db: Queryable,
   q: { workspaceId: string; seasonId: string; statId: string; order: 'asc' | 'desc'; uuid: string; around: number },
-): Promise<(RankWindowRow & { total: number })[]> {
+): Promise<RankWindowRow[]> {
   const b = boardSql(q.order);
   // The player's value, time and UUID as scalar subqueries: parameters of the index ranges (see countsSql).
   const mv = '(SELECT value FROM me)';
   const mu = '(SELECT updated_at FROM me)';
   const mi = '(SELECT uuid FROM me)';
-  return db.query<RankWindowRow & { total: number }>(
+  return db.query<RankWindowRow>(
     `WITH me AS (
        SELECT ${b.cols} FROM players p JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2 AND s.stat_id = $3
        WHERE p.workspace_id = $1 AND p.uuid = $4 AND p.public
@@ -200,10 +200,8 @@ export function rankWindow(
        SELECT * FROM win ORDER BY value ${b.best}, updated_at, uuid LIMIT 1
      ), ${countsSql(q.order)}
      SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}, c.better, c.position,
-       ((SELECT count(*) FROM ${b.values})
-         - (SELECT count(*) FROM players p JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2
-            AND s.stat_id = $3 WHERE p.workspace_id = $1 AND NOT p.public))::int AS total
-     FROM win w, counts c
+       ((SELECT count(*) FROM ${b.values}) - h.total)::int AS total
+     FROM win w, counts c, hidden h
      ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
     [q.workspaceId, q.seasonId, q.statId, q.uuid, q.around],
   );
