@@ -53,6 +53,19 @@ export const RAW_TABLE_DDL = `CREATE TABLE IF NOT EXISTS bench_raw_stats (
   PRIMARY KEY (player, key)
 )`;
 
+/**
+ * Not the ceiling, a diagnostic beside it: the plain table with the indexes `player_stats` needs (the unique key a
+ * board is read by, a player's values, the board's order by value), so that every changed value is a non-HOT
+ * update with three index entries, as in the service. It shows how much of the gap to the ceiling is the indexes.
+ */
+export const RAW_INDEXED_DDL = `CREATE TABLE IF NOT EXISTS bench_raw_indexed (
+  player uuid NOT NULL, key text NOT NULL, value float8 NOT NULL, observed_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (key, player)
+);
+CREATE INDEX IF NOT EXISTS bench_raw_indexed_player ON bench_raw_indexed (player);
+CREATE INDEX IF NOT EXISTS bench_raw_indexed_top ON bench_raw_indexed (key, value DESC, updated_at)`;
+
 export interface RawValue {
   player: string;
   key: string;
@@ -64,16 +77,21 @@ export interface RawValue {
  * The ingest ceiling: one multi-row INSERT per batch into the plain table, keeping the value with the latest
  * observation; what any store of absolute values must do at the least.
  */
-export async function upsertRaw(db: Queryable, rows: RawValue[]): Promise<void> {
+export async function upsertRaw(db: Queryable, rows: RawValue[], indexed = false): Promise<void> {
   const values: unknown[] = [];
   const tuples = rows.map((r, i) => {
     values.push(r.player, r.key, r.value, r.observedAt);
     return `($${4 * i + 1}::uuid, $${4 * i + 2}, $${4 * i + 3}::float8, $${4 * i + 4}::timestamptz)`;
   });
   await db.query(
-    `INSERT INTO bench_raw_stats AS t (player, key, value, observed_at) VALUES ${tuples.join(', ')}
-     ON CONFLICT (player, key) DO UPDATE SET value = excluded.value, observed_at = excluded.observed_at
-     WHERE excluded.observed_at >= t.observed_at`,
+    indexed
+      ? `INSERT INTO bench_raw_indexed AS t (player, key, value, observed_at) VALUES ${tuples.join(', ')}
+         ON CONFLICT (key, player) DO UPDATE SET value = excluded.value, observed_at = excluded.observed_at,
+           updated_at = CASE WHEN t.value = excluded.value THEN t.updated_at ELSE now() END
+         WHERE excluded.observed_at >= t.observed_at`
+      : `INSERT INTO bench_raw_stats AS t (player, key, value, observed_at) VALUES ${tuples.join(', ')}
+         ON CONFLICT (player, key) DO UPDATE SET value = excluded.value, observed_at = excluded.observed_at
+         WHERE excluded.observed_at >= t.observed_at`,
     values,
   );
 }
