@@ -95,7 +95,7 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
   const bus = options.bus ?? ChangeBus.local();
   const metrics = options.metrics ?? null;
   // One collector for the process: it writes on its own connection, outside any transaction.
-  const diagnostics = new IngestDiagnostics(db);
+  const diagnostics = new IngestDiagnostics(db, Date.now, bus);
   const outbox = new Outbox();
   // What the ingest writer knows of rank 1s, for `leaderboard.leader_changed` (one for the process).
   const leaders = new LeaderWatch(bus, new WebhookSubscriptions(bus));

@@ -1,5 +1,6 @@
+import type { ChangeBus } from '#src/cache/bus.ts';
 import type { Db } from '#src/db/types.ts';
-import { bucketRange, HOUR_MS } from '#src/lib/time-buckets.ts';
+import { bucketRange, DAY_MS, HOUR_MS } from '#src/lib/time-buckets.ts';
 import { touchServers } from '#src/modules/servers/repo.ts';
 import * as repo from './repo.ts';
 
@@ -7,6 +8,17 @@ import * as repo from './repo.ts';
 export const REJECTIONS_KEPT_MS = 7 * 24 * 3_600_000;
 /** Counts and times are written this often, in one statement each, never per request. */
 const FLUSH_MS = 5_000;
+
+/**
+ * An activity bucket that ended this long ago is taken as final and kept in memory: its sessions ended or moved
+ * past it (a heartbeat comes every minute or so, the online window is two minutes), and every instance has written
+ * its counts for it (every FLUSH_MS). What could still change it is a session heard of again after a silence longer
+ * than this that spans it, which the admin overview may then miss; an import, which may add players first seen in
+ * the past, forgets the workspace's buckets.
+ */
+export const ACTIVITY_SEALED_AFTER_MS = 10 * 60_000;
+/** Final activity buckets kept (~200 bytes each): 50 overviews of the longest range (400 buckets). */
+const SEALED_BUCKETS_KEPT = 20_000;
 
 /** A rejected batch, as far as the request got: the key and the body may be unknown. */
 export interface Rejection {
@@ -34,11 +46,32 @@ export class IngestDiagnostics {
   >();
   private timer: NodeJS.Timeout | null = null;
   private lastPurge = 0;
+  /** Final activity buckets by `workspace|interval|start` (ms), oldest first; and reads in flight. */
+  private readonly sealed = new Map<string, repo.ActivityRow>();
+  private readonly reading = new Map<string, Promise<repo.ActivityRow[]>>();
+  /** Moves when kept buckets are forgotten: a read that started before is not kept. */
+  private generation = 0;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
-  ) {}
+    bus: ChangeBus | null = null,
+  ) {
+    bus?.subscribe((change) => {
+      // An import (a change of a workspace's players as a whole) may add players first seen in the past; an
+      // unhealthy bus may have lost one.
+      if (change === null) this.forget(() => true);
+      else if (change.topic === 'player' && change.players === undefined) {
+        const prefix = `${change.workspaceId}|`;
+        this.forget((k) => k.startsWith(prefix));
+      }
+    });
+  }
+
+  private forget(match: (key: string) => boolean): void {
+    this.generation++;
+    for (const k of this.sealed.keys()) if (match(k)) this.sealed.delete(k);
+  }
 
   private count(workspaceId: string, hour: Date) {
     const k = `${workspaceId}|${hour.getTime()}`;
@@ -155,8 +188,48 @@ export class IngestDiagnostics {
     );
     // What was counted in the last seconds is written first, so the numbers are current.
     await this.flush();
-    const rows = await repo.activity(this.db, workspaceId, from, to, interval);
+    const step = interval === 'hour' ? HOUR_MS : DAY_MS;
+    const n = Math.ceil((to.getTime() - from.getTime()) / step);
+    const sealedBefore = this.now() - ACTIVITY_SEALED_AFTER_MS;
+    const prefix = `${workspaceId}|${interval}|`;
+    // Final buckets from memory as far as they go; the rest (the recent ones) in one read.
+    const rows: repo.ActivityRow[] = [];
+    let start = from.getTime();
+    for (; start < from.getTime() + n * step; start += step) {
+      const kept = start + step <= sealedBefore ? this.sealed.get(prefix + start) : undefined;
+      if (kept === undefined) break;
+      rows.push(kept);
+    }
+    if (rows.length < n) {
+      // Concurrent reads of the same buckets share one query (the buckets do not depend on `to` beyond their count).
+      const key = `${prefix}${start}|${n - rows.length}`;
+      let read = this.reading.get(key);
+      if (!read) {
+        const generation = this.generation;
+        read = repo.activity(this.db, workspaceId, new Date(start), to, interval).then((fresh) => {
+          if (generation === this.generation) {
+            for (const r of fresh) {
+              const at = new Date(r.at).getTime();
+              if (at + step <= sealedBefore) this.keep(prefix + at, r);
+            }
+          }
+          return fresh;
+        });
+        this.reading.set(key, read);
+        void read.then(
+          () => this.reading.delete(key),
+          () => this.reading.delete(key),
+        );
+      }
+      rows.push(...(await read));
+    }
     return rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
+  }
+
+  private keep(key: string, row: repo.ActivityRow): void {
+    this.sealed.delete(key);
+    this.sealed.set(key, row);
+    if (this.sealed.size > SEALED_BUCKETS_KEPT) this.sealed.delete(this.sealed.keys().next().value!);
   }
 
   /** Rejections of the last 7 days, grouped, newest first. */
