@@ -199,9 +199,9 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
       await v1.register(activityRoutes(services.diagnostics, admin));
       await v1.register(playerRoutes({ players: services.players, playerAdmin: services.playerAdmin, key, admin }));
       await v1.register(leaderboardRoutes(services.leaderboards, key, admin));
-      await v1.register(historyRoutes(services.history, guard, admin));
+      await v1.register(historyRoutes(services.history, key, admin));
       await v1.register(onlineRoutes(services.online, key, admin));
-      await v1.register(seasonRoutes(services.seasons, { key: guard, admin }));
+      await v1.register(seasonRoutes(services.seasons, { key, admin }));
       await v1.register(apiKeyRoutes(services.keys, admin));
       await v1.register(serverRoutes(services.servers, admin));
       await v1.register(publicStatRoutes(services.stats, key));

@@ -74,6 +74,7 @@ export type ServiceConfig = Pick<
   | 'playerCacheBytes'
   | 'rankCacheEntries'
   | 'historyEnabled'
+  | 'historyRetentionDays'
   | 'timeouts'
   | 'webhooks'
 >;
@@ -124,7 +125,7 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
       playerAdmin: new PlayerAdminService(handle, changes, audit),
       stats: new StatDefinitionService(handle, changes, audit),
       leaderboards,
-      history: new HistoryService(handle, players, seasons, leaderboards),
+      history: new HistoryService(handle, changes, players, seasons, leaderboards, config.historyRetentionDays),
       imports: new ImportService(handle, changes, audit, seasons, config.historyEnabled),
       online: new OnlineService(handle, changes),
       ingest: new IngestService(handle, bus, servers, seasons, config, diagnostics, { leaders, outbox }),

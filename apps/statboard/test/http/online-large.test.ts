@@ -17,7 +17,8 @@ describe('GET /online with thousands online', () => {
     fx = await seedWorkspace(ctx.services, 'Crowd');
     const players = await ctx.db.query<{ id: string }>(
       `INSERT INTO players (workspace_id, uuid, username, username_observed_at)
-       SELECT $1, gen_random_uuid(), 'Crowd' || g, now() FROM generate_series(1, $2::int) g RETURNING id`,
+       SELECT $1, gen_random_uuid(), 'Crowd' || g || CASE WHEN g % 100 = 0 THEN 'é"\\/' || chr(9) ELSE '' END, now()
+       FROM generate_series(1, $2::int) g RETURNING id`,
       [fx.workspaceId, ONLINE_CACHE_MIN_PLAYERS + 10],
     );
     await ctx.db.query(
@@ -37,6 +38,34 @@ describe('GET /online with thousands online', () => {
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as { data: { player: { uuid: string } }[] }).data;
   };
+
+  it('writes the answer as JSON.stringify writes its entries, and serves the same bytes while it is kept', async () => {
+    const res = await getJson(ctx, fx.keys.website!, '/api/v1/online');
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = await ctx.db.query<{
+      id: string;
+      uuid: string;
+      username: string;
+      last_seen_at: Date;
+      server_id: string;
+      server_name: string;
+    }>(
+      `SELECT p.id, p.uuid, p.username, g.last_seen_at, sv.id AS server_id, sv.name AS server_name
+       FROM game_sessions g JOIN players p ON p.id = g.player_id JOIN servers sv ON sv.id = g.server_id
+       WHERE g.workspace_id = $1 AND g.ended_at IS NULL AND p.public ORDER BY lower(p.username), p.uuid`,
+      [fx.workspaceId],
+    );
+    const data = rows.map((r) => ({
+      player: { id: r.id, uuid: r.uuid, username: r.username, public: true },
+      online: true,
+      last_seen_at: new Date(r.last_seen_at).toISOString(),
+      server: { id: r.server_id, name: r.server_name },
+    }));
+    expect(rows.some((r) => r.username.includes('"'))).toBe(true);
+    expect(res.body).toBe(JSON.stringify({ data }));
+    const again = await getJson(ctx, fx.keys.website!, '/api/v1/online');
+    expect(again.body).toBe(res.body);
+  });
 
   it('serves the same answer for a moment, then the new one', async () => {
     const before = (await count()).length;

@@ -43,6 +43,26 @@ export async function bucketValues(
   return { before, buckets: rows.filter((r): r is HistoryPointRow => r.at !== null) };
 }
 
+/**
+ * When the next point at or after `at` lies (a history point or the current value's observation), or null: an
+ * observation may lie ahead of the clock (a client's clock running ahead), and enters "up to now" answers when
+ * now passes it.
+ */
+export async function nextPointAt(
+  db: Queryable,
+  q: { playerId: string; seasonId: string; statId: string; at: Date },
+): Promise<Date | null> {
+  const rows = await db.query<{ at: Date | null }>(
+    `SELECT least(
+       (SELECT min(at) FROM stat_history WHERE player_id = $1 AND season_id = $2 AND stat_id = $3 AND at >= $4),
+       (SELECT observed_at FROM player_stats
+        WHERE season_id = $2 AND stat_id = $3 AND player_id = $1 AND observed_at >= $4)
+     ) AS at`,
+    [q.playerId, q.seasonId, q.statId, q.at],
+  );
+  return rows[0]?.at ?? null;
+}
+
 /** The fold's progress (days before it hold one point each; null: none folded yet), locked until commit. */
 export async function lockFoldedUntil(tx: Queryable): Promise<Date | null> {
   const rows = await tx.query<{ folded_until: Date | null }>('SELECT folded_until FROM stat_history_fold FOR UPDATE');

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { mirrorForConsole } from '#src/http/console-reads.ts';
+import type { FastReads } from '#src/http/fast-reads.ts';
+import { sendJsonNowOrLater } from '#src/http/json-text.ts';
 import { errorResponses, PlayerRef, SeasonRef } from '#src/http/schemas.ts';
 import { PlayerParams } from '#src/modules/players/schemas.ts';
-import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
+import type { KeyGuard } from '#src/plugins/key-auth.ts';
 import type { AdminGuards } from '#src/plugins/session-auth.ts';
 import type { HistoryService } from './service.ts';
 
@@ -42,28 +44,24 @@ const DESCRIPTION =
  */
 export function historyRoutes(
   history: HistoryService,
-  guard: KeyGuard,
+  key: { guard: KeyGuard; reads: FastReads },
   admin: AdminGuards | null = null,
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(
-      '/players/:player/stats/history',
-      {
-        onRequest: guard('stats:read'),
-        schema: {
-          tags: ['Public'],
-          operationId: 'getPlayerStatHistory',
-          summary: SUMMARY,
-          description: DESCRIPTION,
-          security: [{ bearerAuth: [] }],
-          'x-required-scopes': ['stats:read'],
-          params: PlayerParams,
-          querystring: HistoryQuery,
-          response: { 200: History, ...errorResponses(401, 403, 404, 422, 429) },
-        },
+    key.reads.route(app, key.guard, {
+      url: '/players/:player/stats/history',
+      scope: 'stats:read',
+      params: PlayerParams,
+      querystring: HistoryQuery,
+      doc: {
+        tags: ['Public'],
+        operationId: 'getPlayerStatHistory',
+        summary: SUMMARY,
+        description: DESCRIPTION,
+        response: { 200: History, ...errorResponses(401, 403, 404, 422, 429) },
       },
-      async (request) => history.history(keyOf(request), request.params.player, request.query),
-    );
+      answer: (k, params, query) => history.historyJson(k, params.player, query),
+    });
     if (admin) {
       await mirrorForConsole(
         app,
@@ -78,7 +76,7 @@ export function historyRoutes(
           response: History,
           errors: [404, 422],
         },
-        (k, params, query) => history.history(k, params.player, query),
+        (k, params, query, reply) => sendJsonNowOrLater(reply, history.historyJson(k, params.player, query)),
       );
     }
   };

@@ -1,4 +1,7 @@
+import type { Cache } from '#src/cache/cache.ts';
+import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
+import type { Maybe } from '#src/lib/maybe.ts';
 import { bucketRange, DAY_MS, type Interval } from '#src/lib/time-buckets.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import type { LeaderboardService } from '#src/modules/leaderboards/service.ts';
@@ -25,15 +28,73 @@ export interface History {
 /** Default spans of a history query without `from`: 30 days by day, 7 days by hour. */
 const DEFAULT_SPAN: Record<Interval, number> = { day: 30 * DAY_MS, hour: 7 * DAY_MS };
 
+/** Bytes of cached history answers (30 days by day: ~1.5 KB, so ~10,000 answers). */
+const HISTORY_CACHE_BYTES = 16 * 1024 * 1024;
+const HISTORY_CACHE_MS = 30_000;
+/**
+ * Players whose history changed since the cache was last emptied (see `epochs`); past this the cache is emptied,
+ * which bounds that map (a few MB) at the price of losing the cached answers once per so many uploaders.
+ */
+const MAX_EPOCHS = 20_000;
+
+/** A built answer, and whether it may be kept (see `HistoryService.load`). */
+interface Answer {
+  json: Buffer;
+  lasting: boolean;
+}
+
 /** How values grew: reads of the points ingest records, and the fold that keeps their storage bounded. */
 export class HistoryService {
+  /**
+   * Serialized answers by `workspace|uuid|epoch|season id|[stat, interval, from, to]` (`to` null: up to now).
+   * The key's restrictions are checked before the cache; the rest (the player shown, the statistic public) is
+   * the workspace's and part of the answer, dropped when it changes.
+   */
+  private readonly answers: Cache<string, Answer> | null;
+  /**
+   * The last change of each player's history or name (`workspace|uuid` → a sequence number), part of the keys:
+   * an upload, which names its players, makes their answers unreachable without a walk over the whole cache on
+   * every write (they leave as newer answers need the room, or the cache is emptied).
+   */
+  private readonly epochs = new Map<string, number>();
+  private sequence = 0;
+
   constructor(
     private readonly db: Db,
+    changes: Changes,
     private readonly players: PlayerService,
     private readonly seasons: SeasonService,
     private readonly leaderboards: LeaderboardService,
+    /** HISTORY_RETENTION_DAYS: hourly points older than this are folded (0: never). */
+    private readonly retentionDays: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    const answers = changes.cache<string, Answer>('history', HISTORY_CACHE_MS, 100_000, {
+      max: HISTORY_CACHE_BYTES,
+      sizeOf: (a) => a.json.length + 200,
+    });
+    this.answers = answers;
+    changes.onChange((c) => {
+      if (!answers) return;
+      if (c === null) {
+        answers.clear();
+        this.epochs.clear();
+        return;
+      }
+      if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster') return;
+      if ((c.topic === 'values' || c.topic === 'player') && c.players) {
+        if (this.epochs.size + c.players.length > MAX_EPOCHS) {
+          // Emptied together: a cleared epoch would otherwise make an old key current again.
+          answers.clear();
+          this.epochs.clear();
+        }
+        for (const p of c.players) this.epochs.set(`${c.workspaceId}|${p}`, ++this.sequence);
+        return;
+      }
+      // A season's name, dates or activation, a statistic hidden, or values or players not named.
+      answers.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+    });
+  }
 
   /**
    * `GET /players/{player}/stats/history`: for each bucket in which the value changed, its value at the end of
@@ -44,8 +105,93 @@ export class HistoryService {
     permittedPlayer(key, playerParam);
     const range = bucketRange(q, this.now(), { interval: 'day', span: DEFAULT_SPAN }, 'history');
     const season = await this.seasons.readable(key, q.season);
+    return this.read(key, playerParam, season, q.stat, range);
+  }
+
+  /**
+   * `history` as the answer's JSON in UTF-8: at once when cached (the key's player and season restrictions are
+   * checked first), else built. Kept until the player's values, name or visibility, the statistic or a season of
+   * the workspace change. An answer up to now (no `to`) is kept only while no observation lies ahead of the
+   * clock; an hourly one only when the fold cannot reach its range while it lives.
+   */
+  historyJson(key: AuthKey, playerParam: string, q: HistoryQuery): Maybe<Buffer> {
+    const uuid = permittedPlayer(key, playerParam);
+    const range = bucketRange(q, this.now(), { interval: 'day', span: DEFAULT_SPAN }, 'history');
+    const season = this.seasons.readable(key, q.season);
+    const upToNow = q.to === undefined;
+    return season instanceof Promise
+      ? season.then((s) => this.cachedJson(key, uuid, s, q.stat, range, upToNow))
+      : this.cachedJson(key, uuid, season, q.stat, range, upToNow);
+  }
+
+  private cachedJson(
+    key: AuthKey,
+    uuid: string,
+    season: Season,
+    stat: string,
+    range: { from: Date; to: Date; interval: Interval },
+    upToNow: boolean,
+  ): Maybe<Buffer> {
+    if (!this.answers) return this.read(key, uuid, season, stat, range).then(toJson);
+    const player = `${key.workspaceId}|${uuid}`;
+    const terms = JSON.stringify([stat, range.interval, range.from.getTime(), upToNow ? null : range.to.getTime()]);
+    const cacheKey = `${player}|${this.epochs.get(player) ?? 0}|${season.id}|${terms}`;
+    const hit = this.answers.peek(cacheKey);
+    if (hit !== undefined) return hit.json;
+    // A reload (refresh-ahead) reads up to its own now.
+    const load = () =>
+      this.load(key, uuid, season, stat, upToNow ? { ...range, to: new Date(this.now()) } : range, upToNow);
+    const answer = this.answers.get(cacheKey, load, (a) => a.lasting);
+    return answer instanceof Promise ? answer.then((a) => a.json) : answer.json;
+  }
+
+  /**
+   * The answer, and whether it may be kept: nothing in it may change before a write says so. An answer up to now
+   * would take in an observation ahead of the clock (a client's clock running ahead) as now passes it, with no
+   * write to drop it; the fold keeps only a day's last point, which changes hourly answers over the days it
+   * reaches (daily answers keep their values).
+   */
+  private async load(
+    key: AuthKey,
+    uuid: string,
+    season: Season,
+    stat: string,
+    range: { from: Date; to: Date; interval: Interval },
+    upToNow: boolean,
+  ): Promise<Answer> {
+    const { history, playerId, statId } = await this.resolve(key, uuid, season, stat, range);
+    let lasting = true;
+    if (range.interval === 'hour' && this.retentionDays > 0) {
+      // Not kept if the fold may reach the range before the answer expires.
+      const cutoff = Math.floor((this.now() + HISTORY_CACHE_MS - this.retentionDays * DAY_MS) / DAY_MS) * DAY_MS;
+      if (range.from.getTime() < cutoff) lasting = false;
+    }
+    if (lasting && upToNow) {
+      lasting = (await repo.nextPointAt(this.db, { playerId, seasonId: season.id, statId, at: range.to })) === null;
+    }
+    return { json: toJson(history), lasting };
+  }
+
+  private async read(
+    key: AuthKey,
+    playerParam: string,
+    season: Season,
+    stat: string,
+    range: { from: Date; to: Date; interval: Interval },
+  ): Promise<History> {
+    return (await this.resolve(key, playerParam, season, stat, range)).history;
+  }
+
+  /** The answer, with the ids of its player and statistic. */
+  private async resolve(
+    key: AuthKey,
+    playerParam: string,
+    season: Season,
+    stat: string,
+    range: { from: Date; to: Date; interval: Interval },
+  ): Promise<{ history: History; playerId: string; statId: string }> {
     const player = await this.players.get(key, playerParam);
-    const def = await this.leaderboards.definition(key.workspaceId, q.stat);
+    const def = await this.leaderboards.definition(key.workspaceId, stat);
     const { before, buckets } = await repo.bucketValues(this.db, {
       playerId: player.id,
       seasonId: season.id,
@@ -58,6 +204,15 @@ export class HistoryService {
       if (b.value !== last) points.push({ at: new Date(b.at).toISOString(), value: b.value });
       last = b.value;
     }
-    return { player, season, stat: def.key, interval: range.interval, points };
+    return {
+      history: { player, season, stat: def.key, interval: range.interval, points },
+      playerId: player.id,
+      statId: def.id,
+    };
   }
+}
+
+/** The answer's JSON, as the route's schema writes it (the properties in the same order). */
+function toJson(h: History): Buffer {
+  return Buffer.from(JSON.stringify(h));
 }

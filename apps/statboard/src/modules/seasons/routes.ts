@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastReads } from '#src/http/fast-reads.ts';
 import { ADMIN_DOC, adminErrors, errorResponses, SeasonRef } from '#src/http/schemas.ts';
 import type { KeyGuard } from '#src/plugins/key-auth.ts';
-import { keyOf } from '#src/plugins/key-auth.ts';
 import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
 import { CreateSeasonRequest } from './schemas.ts';
 import type { SeasonService } from './service.ts';
@@ -10,27 +10,20 @@ import type { SeasonService } from './service.ts';
 /** `GET /seasons` for keys; `/admin/seasons` to list (every role), create and activate (admin and owner). */
 export function seasonRoutes(
   seasons: SeasonService,
-  guards: { key: KeyGuard; admin: AdminGuards },
+  guards: { key: { guard: KeyGuard; reads: FastReads }; admin: AdminGuards },
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(
-      '/seasons',
-      {
-        onRequest: guards.key('stats:read'),
-        schema: {
-          tags: ['Public'],
-          operationId: 'listSeasons',
-          summary: 'Seasons visible to the key (only its restricted seasons when it has a season restriction)',
-          security: [{ bearerAuth: [] }],
-          'x-required-scopes': ['stats:read'],
-          response: { 200: Type.Object({ data: Type.Array(SeasonRef) }), ...errorResponses(401, 403, 429) },
-        },
+    guards.key.reads.route(app, guards.key.guard, {
+      url: '/seasons',
+      scope: 'stats:read',
+      doc: {
+        tags: ['Public'],
+        operationId: 'listSeasons',
+        summary: 'Seasons visible to the key (only its restricted seasons when it has a season restriction)',
+        response: { 200: Type.Object({ data: Type.Array(SeasonRef) }), ...errorResponses(401, 403, 429) },
       },
-      async (request) => {
-        const key = keyOf(request);
-        return { data: await seasons.list(key.workspaceId, key.seasons.length > 0 ? key.seasons : null) };
-      },
-    );
+      answer: (k) => seasons.listJson(k),
+    });
 
     await app.register(async (instance) => {
       const admin = instance.withTypeProvider<TypeBoxTypeProvider>();

@@ -46,6 +46,9 @@ function permittedSeason(key: AuthKey, season: Season | null, ref: string | unde
   return season;
 }
 
+/** Bytes of cached `/seasons` answers (a season is ~200 bytes of JSON). */
+const SEASON_LIST_CACHE_BYTES = 4 * 1024 * 1024;
+
 function isFound(season: Season | null): boolean {
   return season !== null;
 }
@@ -54,6 +57,11 @@ function isFound(season: Season | null): boolean {
 export class SeasonService {
   /** Seasons by `workspace|ref` and the active one by `workspace|` (null: none), for hot paths. */
   private readonly cache: Cache<string, Season | null> | null;
+  /**
+   * `GET /seasons` answers by `workspace|restriction` (the key's season ids, in its order; empty: all). Seasons
+   * change only by a creation or an activation (which announce it); nothing in the answer follows the date.
+   */
+  private readonly lists: Cache<string, Buffer> | null;
 
   constructor(
     private readonly db: Db,
@@ -62,10 +70,20 @@ export class SeasonService {
     private readonly outbox: Outbox | null = null,
   ) {
     const cache = changes.cache<string, Season | null>('season', 60_000, 10_000);
+    const lists = changes.cache<string, Buffer>('season_list', 60_000, 2_000, {
+      max: SEASON_LIST_CACHE_BYTES,
+      sizeOf: (b) => b.length + 100,
+    });
     this.cache = cache;
+    this.lists = lists;
     changes.onChange((c) => {
-      if (c === null) cache?.clear();
-      else if (c.topic === 'season') cache?.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+      if (c === null) {
+        cache?.clear();
+        lists?.clear();
+      } else if (c.topic === 'season') {
+        cache?.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+        lists?.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+      }
     });
   }
 
@@ -180,6 +198,18 @@ export class SeasonService {
   /** All seasons of the workspace, or only `onlyIds` when given (a key's season restriction). */
   async list(workspaceId: string, onlyIds: readonly string[] | null = null): Promise<Season[]> {
     return (await repo.listSeasons(this.db, workspaceId, onlyIds)).map(toSeason);
+  }
+
+  /**
+   * `GET /seasons` as the answer's JSON in UTF-8 (`{data}`): the workspace's seasons, or only those of the key's
+   * season restriction; at once when cached.
+   */
+  listJson(key: AuthKey): Maybe<Buffer> {
+    const only = key.seasons.length > 0 ? key.seasons : null;
+    const build = () => this.list(key.workspaceId, only).then((data) => Buffer.from(JSON.stringify({ data })));
+    if (!this.lists) return build();
+    const cacheKey = `${key.workspaceId}|${key.seasons.join(',')}`;
+    return this.lists.peek(cacheKey) ?? this.lists.get(cacheKey, build);
   }
 
   /** The season a key reads (see `permittedSeason`); at once when cached. */
