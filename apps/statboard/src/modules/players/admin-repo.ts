@@ -1,17 +1,21 @@
+import { isoText } from '#src/db/iso-text.ts';
 import type { Queryable } from '#src/db/types.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import { likePattern, searchPage } from './repo.ts';
 
+/** A player as the admin routes answer it, times already ISO 8601 text: a row is the answer's record as it is. */
 export interface AdminPlayerRow {
   id: string;
   uuid: string;
   username: string;
   public: boolean;
-  first_seen_at: Date;
-  last_seen_at: Date;
+  first_seen_at: string;
+  last_seen_at: string;
 }
 
-const COLUMNS = 'id, uuid, username, public, first_seen_at, last_seen_at';
+/** In the order of the `AdminPlayer` schema (answers are the rows, serialized as they are). */
+const COLUMNS = `id, uuid, username, public, ${isoText('first_seen_at')} AS first_seen_at,
+  ${isoText('last_seen_at')} AS last_seen_at`;
 
 /**
  * Players of the workspace, public or not, by `lower(username), uuid`; a search matches a username substring

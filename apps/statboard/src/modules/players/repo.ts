@@ -1,3 +1,4 @@
+import { isoText } from '#src/db/iso-text.ts';
 import type { Queryable } from '#src/db/types.ts';
 
 export interface PlayerRow {
@@ -110,7 +111,7 @@ export async function playerWithStatsJson(
        SELECT coalesce(json_agg(json_build_object(
            'key', d.key,
            'value', s.value,
-           'updated_at', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+           'updated_at', ${isoText('s.updated_at')}
          ) ORDER BY d.key COLLATE "C"), '[]')::text
        FROM player_stats s JOIN stat_definitions d ON d.id = s.stat_id
        WHERE s.season_id = $3 AND s.player_id = p.id AND d.public
