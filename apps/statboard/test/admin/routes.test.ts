@@ -266,6 +266,33 @@ describe('players and statistic definitions', () => {
     );
   });
 
+  it('writes the admin player list as JSON.stringify writes its records, whatever the names hold', async () => {
+    const names = ['quote"back\\slash', 'ctl\u0001\u001f\n\t\b\f\r', 'uni é ☃ 😀 \u2028', 'x</script>/'];
+    const [original] = await w.db.db.query<{ username: string }>('SELECT username FROM players WHERE uuid = $1', [
+      PLAYER_UUID,
+    ]);
+    try {
+      for (const name of names) {
+        await w.db.db.query('UPDATE players SET username = $2 WHERE uuid = $1', [PLAYER_UUID, name]);
+        for (const search of [undefined, name.slice(0, 3), PLAYER_UUID.toUpperCase(), 'no such player']) {
+          const url = `/api/v1/admin/players${search === undefined ? '' : `?search=${encodeURIComponent(search)}`}`;
+          const res = await t.browsers.readonly.app('GET', url);
+          expect(res.statusCode, res.body).toBe(200);
+          expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+          const data = await w.services.playerAdmin.list(t.workspaceId, search);
+          expect(res.body).toBe(JSON.stringify({ data }));
+          if (search !== 'no such player') expect(data.map((p) => p.username)).toContain(name);
+          for (const p of data) {
+            expect(new Date(p.first_seen_at).toISOString()).toBe(p.first_seen_at);
+            expect(new Date(p.last_seen_at).toISOString()).toBe(p.last_seen_at);
+          }
+        }
+      }
+    } finally {
+      await w.db.db.query('UPDATE players SET username = $2 WHERE uuid = $1', [PLAYER_UUID, original!.username]);
+    }
+  });
+
   it('caps the admin player list at 500 records', async () => {
     const client = await w.services.keys.create(ACTOR, t.workspaceId, {
       name: 'bulk',

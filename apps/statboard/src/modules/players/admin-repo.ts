@@ -31,20 +31,52 @@ export function listAllPlayers(
   search: string | null,
   limit: number,
 ): Promise<AdminPlayerRow[]> {
+  const q = listQuery(workspaceId, search, limit);
+  return db.query<AdminPlayerRow>(q.sql, q.params);
+}
+
+/** The page of `listAllPlayers` as one statement: its SQL and parameters. */
+function listQuery(workspaceId: string, search: string | null, limit: number): { sql: string; params: unknown[] } {
   if (search === null) {
-    return db.query<AdminPlayerRow>(
-      `SELECT ${COLUMNS} FROM players WHERE workspace_id = $1 ORDER BY lower(username), uuid LIMIT $2`,
-      [workspaceId, limit],
-    );
+    return {
+      sql: `SELECT ${COLUMNS} FROM players WHERE workspace_id = $1 ORDER BY lower(username), uuid LIMIT $2`,
+      params: [workspaceId, limit],
+    };
   }
   // The same matches as the former `uuid::text = lower(term)`: a UUID's text is its canonical form in lower case.
   const uuid = isUuid(search) ? search.toLowerCase() : null;
   const select = `SELECT ${COLUMNS} FROM players
     WHERE workspace_id = $1 AND (username ILIKE $2${uuid === null ? '' : ' OR uuid = $4::uuid'})`;
-  return db.query<AdminPlayerRow>(
-    `${searchPage(select, search, 'lower(username), uuid')} LIMIT $3`,
-    uuid === null ? [workspaceId, likePattern(search), limit] : [workspaceId, likePattern(search), limit, uuid],
+  return {
+    sql: `${searchPage(select, search, 'lower(username), uuid')} LIMIT $3`,
+    params: uuid === null ? [workspaceId, likePattern(search), limit] : [workspaceId, likePattern(search), limit, uuid],
+  };
+}
+
+/**
+ * The answer of `GET /admin/players` (`{"data":[AdminPlayer…]}`), rendered by the database: the bytes
+ * `JSON.stringify` gives for `listAllPlayers`'s records (fields in the schema's order, no spaces; `to_json`
+ * escapes a name's text exactly as `JSON.stringify` does: `"`, `\`, the short escapes and `\u00xx` for other
+ * control characters, nothing else). The service then reads one value instead of 500 rows of six fields and
+ * writes it as it is: reading, mapping and serializing the rows was nearly all of the request's CPU.
+ */
+export async function listAllPlayersJson(
+  db: Queryable,
+  workspaceId: string,
+  search: string | null,
+  limit: number,
+): Promise<string> {
+  const q = listQuery(workspaceId, search, limit);
+  const rows = await db.query<{ json: string }>(
+    `SELECT '{"data":[' || coalesce(string_agg(
+         '{"id":"' || p.id || '","uuid":"' || p.uuid || '","username":' || to_json(p.username)::text
+         || ',"public":' || p.public::text || ',"first_seen_at":"' || p.first_seen_at
+         || '","last_seen_at":"' || p.last_seen_at || '"}',
+         ',' ORDER BY lower(p.username), p.uuid), '') || ']}' AS json
+     FROM (${q.sql}) p`,
+    q.params,
   );
+  return rows[0]!.json;
 }
 
 /** By internal id or game UUID. */

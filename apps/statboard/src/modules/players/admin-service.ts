@@ -10,6 +10,11 @@ import { type AdminPlayer, UpdatePlayerRequest } from './schemas.ts';
 /** The admin player list holds at most this many records. */
 export const ADMIN_PLAYER_LIMIT = 500;
 
+/** A search term, or null for none (absent or blank). */
+function searchTerm(search: string | undefined): string | null {
+  return search === undefined || search.trim() === '' ? null : search.trim();
+}
+
 /** Administrators' view of players: every player of the workspace, and their visibility. */
 export class PlayerAdminService {
   constructor(
@@ -20,8 +25,12 @@ export class PlayerAdminService {
 
   /** The records are the rows as read (times as ISO text, fields in the schema's order): nothing to map. */
   list(workspaceId: string, search: string | undefined): Promise<AdminPlayer[]> {
-    const term = search === undefined || search.trim() === '' ? null : search.trim();
-    return repo.listAllPlayers(this.db, workspaceId, term, ADMIN_PLAYER_LIMIT);
+    return repo.listAllPlayers(this.db, workspaceId, searchTerm(search), ADMIN_PLAYER_LIMIT);
+  }
+
+  /** `{data: list(…)}` as JSON text, rendered by the database (the same bytes as `JSON.stringify`). */
+  listJson(workspaceId: string, search: string | undefined): Promise<string> {
+    return repo.listAllPlayersJson(this.db, workspaceId, searchTerm(search), ADMIN_PLAYER_LIMIT);
   }
 
   /** Sets `public` (`{public: boolean}`); the player is addressed by game UUID or id. */
