@@ -77,6 +77,20 @@ describe('API keys', () => {
     expect((res.json() as { data: { id: string }[] }).data.map((k) => k.id)).toContain(keyId);
   });
 
+  it('lists each key with the fields, order and values of the schema-serialized record of a change', async () => {
+    // PUT answers through the route's response schema; the list is written with JSON.stringify.
+    const put = await t.browsers.admin.app('PUT', `/api/v1/admin/api-keys/${keyId}`, {
+      body: { name: 'Website', scopes: ['players:read', 'stats:read'], uuid_restrictions: [PLAYER_UUID] },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const changed = put.body.slice('{"data":'.length, -1);
+    const list = await t.browsers.readonly.app('GET', '/api/v1/admin/api-keys');
+    expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
+    const listed = (list.json() as { data: { id: string }[] }).data.find((k) => k.id === keyId);
+    expect(JSON.stringify(listed)).toBe(changed);
+    expect(list.body).toContain(changed);
+  });
+
   it('validates: a client key with a read scope is 422, an unknown season restriction 422', async () => {
     expectInvalid(
       await t.browsers.admin.app('POST', '/api/v1/admin/api-keys', {
