@@ -107,7 +107,7 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
     const servers = new ServerService(handle, changes, audit);
     const seasons = new SeasonService(handle, changes, audit, outbox);
     const workspaces = new WorkspaceService(handle, audit);
-    const users = new UserService(handle, audit);
+    const users = new UserService(handle, changes, audit);
     const players = new PlayerService(handle, changes, seasons, config.playerCacheBytes);
     const leaderboards = new LeaderboardService(
       handle,
@@ -131,7 +131,7 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
       ingest: new IngestService(handle, bus, servers, seasons, config, diagnostics, { leaders, outbox }),
       setup: new SetupService(handle, workspaces, users, audit),
       users,
-      sessions: new SessionService(handle, config, options.clock),
+      sessions: new SessionService(handle, changes, (id) => users.principal(id), config, options.clock),
       audit,
       webhooks: new WebhookService(handle, changes, audit, outbox, config.webhooks),
       outbox,

@@ -10,6 +10,11 @@ export type Change =
   | { topic: 'roster'; workspaceId: string }
   /** A player's name or visibility changed: `players` (game UUIDs) when known, else any of the workspace. */
   | { topic: 'player'; workspaceId: string; players?: string[] }
+  /**
+   * Admin sessions ended (`ids`: their id hashes), or users or their roles changed (no `ids`: every session):
+   * signed-in sessions are looked up again.
+   */
+  | { topic: 'session'; ids?: string[] }
   | {
       topic: 'values';
       workspaceId: string;
@@ -26,6 +31,7 @@ function narrowToFit(change: Change): Change {
   if (change.topic === 'values') return { topic: 'values', workspaceId: change.workspaceId };
   if (change.topic === 'player') return { topic: 'player', workspaceId: change.workspaceId };
   if (change.topic === 'key') return { topic: 'key', ids: [] };
+  if (change.topic === 'session') return { topic: 'session' };
   return change;
 }
 

@@ -94,8 +94,7 @@ export function adminGuards(
       throw new AppError('INVALID_API_KEY', undefined, undefined, { headers: { 'WWW-Authenticate': 'Bearer' } });
     }
     const cookieValue = request.cookies[SESSION_COOKIE];
-    const found = await services.sessions.resolve(cookieValue);
-    const principal = found ? await services.users.principal(found.userId) : null;
+    const principal = await services.sessions.signedIn(cookieValue);
     if (!principal) {
       if (cookieValue !== undefined && cookieValue !== '') await limits?.authFailure(request);
       throw new AppError('UNAUTHENTICATED');

@@ -77,6 +77,20 @@ describe('API keys', () => {
     expect((res.json() as { data: { id: string }[] }).data.map((k) => k.id)).toContain(keyId);
   });
 
+  it('lists each key with the fields, order and values of the schema-serialized record of a change', async () => {
+    // PUT answers through the route's response schema; the list is written with JSON.stringify.
+    const put = await t.browsers.admin.app('PUT', `/api/v1/admin/api-keys/${keyId}`, {
+      body: { name: 'Website', scopes: ['players:read', 'stats:read'], uuid_restrictions: [PLAYER_UUID] },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const changed = put.body.slice('{"data":'.length, -1);
+    const list = await t.browsers.readonly.app('GET', '/api/v1/admin/api-keys');
+    expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
+    const listed = (list.json() as { data: { id: string }[] }).data.find((k) => k.id === keyId);
+    expect(JSON.stringify(listed)).toBe(changed);
+    expect(list.body).toContain(changed);
+  });
+
   it('validates: a client key with a read scope is 422, an unknown season restriction 422', async () => {
     expectInvalid(
       await t.browsers.admin.app('POST', '/api/v1/admin/api-keys', {
@@ -264,6 +278,33 @@ describe('players and statistic definitions', () => {
       await t.browsers.analyst.app('PUT', `/api/v1/admin/players/${PLAYER_UUID}`, { body: { public: 'no' } }),
       'public',
     );
+  });
+
+  it('writes the admin player list as JSON.stringify writes its records, whatever the names hold', async () => {
+    const names = ['quote"back\\slash', 'ctl\u0001\u001f\n\t\b\f\r', 'uni é ☃ 😀 \u2028', 'x</script>/'];
+    const [original] = await w.db.db.query<{ username: string }>('SELECT username FROM players WHERE uuid = $1', [
+      PLAYER_UUID,
+    ]);
+    try {
+      for (const name of names) {
+        await w.db.db.query('UPDATE players SET username = $2 WHERE uuid = $1', [PLAYER_UUID, name]);
+        for (const search of [undefined, name.slice(0, 3), PLAYER_UUID.toUpperCase(), 'no such player']) {
+          const url = `/api/v1/admin/players${search === undefined ? '' : `?search=${encodeURIComponent(search)}`}`;
+          const res = await t.browsers.readonly.app('GET', url);
+          expect(res.statusCode, res.body).toBe(200);
+          expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+          const data = await w.services.playerAdmin.list(t.workspaceId, search);
+          expect(res.body).toBe(JSON.stringify({ data }));
+          if (search !== 'no such player') expect(data.map((p) => p.username)).toContain(name);
+          for (const p of data) {
+            expect(new Date(p.first_seen_at).toISOString()).toBe(p.first_seen_at);
+            expect(new Date(p.last_seen_at).toISOString()).toBe(p.last_seen_at);
+          }
+        }
+      }
+    } finally {
+      await w.db.db.query('UPDATE players SET username = $2 WHERE uuid = $1', [PLAYER_UUID, original!.username]);
+    }
   });
 
   it('caps the admin player list at 500 records', async () => {

@@ -78,6 +78,28 @@ describe.skipIf(TEST_DATABASE_URL === null)('several instances sharing PostgreSQ
     expect(waited).toBeLessThan(500);
   });
 
+  it('a session ended or a role changed on one instance is refused or changed on the other, which kept it', async () => {
+    const identity = { issuer: 'https://idp.example', subject: 'kept', email: 'kept@example.com', displayName: 'K' };
+    const user = await a.services.users.upsertFromLogin(identity, new Date());
+    await a.services.db.transaction((tx) => a.services.users.addOwner(tx, fx.workspaceId, user.id));
+    const { id } = await a.services.sessions.create(user.id);
+    const roleOnB = async () => (await b.services.sessions.signedIn(id))?.role;
+    await eventually(async () => (await roleOnB()) === 'owner');
+    // Kept on b: answered without a query. (A second owner lets the first be demoted.)
+    await eventually(async () => !(b.services.sessions.signedIn(id) instanceof Promise));
+    const other = await a.services.users.upsertFromLogin(
+      { ...identity, subject: 'other', email: 'o@example.com' },
+      new Date(),
+    );
+    await a.services.db.transaction((tx) => a.services.users.addOwner(tx, fx.workspaceId, other.id));
+    await a.services.users.setRole({ ...ACTOR, userId: other.id, role: 'owner' }, fx.workspaceId, user.id, {
+      role: 'readonly',
+    });
+    expect(await eventually(async () => (await roleOnB()) === 'readonly')).toBeLessThan(500);
+    await a.services.sessions.destroy(id);
+    expect(await eventually(async () => (await b.services.sessions.signedIn(id)) === null)).toBeLessThan(500);
+  });
+
   it('a leaderboard cached on one instance shows values ingested through the other', async () => {
     const key = (await b.services.keys.verify(fx.keys.website!))!;
     const stat = 'minecraft.mined:minecraft.stone';

@@ -1,3 +1,4 @@
+import { isoText } from '#src/db/iso-text.ts';
 import type { Queryable } from '#src/db/types.ts';
 
 export interface ApiKeyRow {
@@ -16,12 +17,19 @@ export interface ApiKeyRow {
   last_used_at: Date | null;
   revoked_at: Date | null;
   rotated_from: string | null;
-  created_at: Date;
-  updated_at: Date;
+  /** ISO 8601 text (never null, and only shown): not parsed into a `Date` and formatted back for every row. */
+  created_at: string;
+  updated_at: string;
 }
 
+/**
+ * The times a key's status depends on stay `Date`s (null, and not parsed, for most keys); the two every key has
+ * come as the text the answer shows. (An ORDER BY must name `api_keys.created_at`, the stored time: a bare
+ * `created_at` is this text, without the microseconds.)
+ */
 const COLUMNS = `id, workspace_id, name, type, description, secret_hash, enabled, scopes, player_restrictions,
-  server_restrictions, season_restrictions, expires_at, last_used_at, revoked_at, rotated_from, created_at, updated_at`;
+  server_restrictions, season_restrictions, expires_at, last_used_at, revoked_at, rotated_from,
+  ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at`;
 
 export interface KeyWrite {
   name: string;
@@ -47,7 +55,7 @@ export async function findKey(db: Queryable, workspaceId: string, id: string): P
 
 export function listKeys(db: Queryable, workspaceId: string): Promise<ApiKeyRow[]> {
   return db.query<ApiKeyRow>(
-    `SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC`,
+    `SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = $1 ORDER BY api_keys.created_at DESC, api_keys.id DESC`,
     [workspaceId],
   );
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { sendJsonText } from '#src/http/json-text.ts';
 import { ADMIN_DOC, adminErrors } from '#src/http/schemas.ts';
 import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
 import {
@@ -31,7 +32,10 @@ export function apiKeyRoutes(keys: KeyService, guards: AdminGuards): FastifyPlug
           response: { 200: Type.Object({ data: Type.Array(Type.Ref(ApiKey)) }), ...adminErrors(401, 403) },
         },
       },
-      async (request) => ({ data: await keys.list(memberOf(request).workspaceId) }),
+      // JSON.stringify writes the bytes the schema's serializer would (records with exactly its fields, in its
+      // order) without the serializer's check of every value against each branch of a nullable field.
+      async (request, reply) =>
+        sendJsonText(reply, JSON.stringify({ data: await keys.list(memberOf(request).workspaceId) })),
     );
 
     app.post(

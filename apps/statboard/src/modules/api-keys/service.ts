@@ -3,7 +3,7 @@ import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
-import { iso, isoRequired } from '#src/lib/time.ts';
+import { iso } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import { checkBody, Problems } from '#src/lib/validation.ts';
 import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
@@ -144,8 +144,8 @@ export class KeyService {
       season_restrictions: row.season_restrictions,
       expires_at: iso(row.expires_at),
       last_used_at: iso(lastUsed),
-      created_at: isoRequired(row.created_at),
-      updated_at: isoRequired(row.updated_at),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
       revoked_at: iso(row.revoked_at),
     };
   }

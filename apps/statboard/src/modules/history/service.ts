@@ -81,7 +81,7 @@ export class HistoryService {
         this.epochs.clear();
         return;
       }
-      if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster') return;
+      if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster' || c.topic === 'session') return;
       if ((c.topic === 'values' || c.topic === 'player') && c.players) {
         if (this.epochs.size + c.players.length > MAX_EPOCHS) {
           // Emptied together: a cleared epoch would otherwise make an old key current again.

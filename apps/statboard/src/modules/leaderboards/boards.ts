@@ -243,7 +243,7 @@ export class BoardCache {
       this.entries = 0;
       return;
     }
-    if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster') return;
+    if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster' || c.topic === 'session') return;
     for (const slot of this.slots.values()) {
       if (c.workspaceId !== slot.ref.workspaceId) continue;
       // Not in memory nor on its way: nothing to correct (and no set of players to grow).

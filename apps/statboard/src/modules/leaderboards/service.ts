@@ -336,7 +336,7 @@ function invalidate(
     tops.clear();
     return;
   }
-  if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster') return;
+  if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster' || c.topic === 'session') return;
   const ws = `${c.workspaceId}|`;
   if (c.topic === 'definition') definitions.deleteWhere((k) => k.startsWith(ws));
   if (c.topic === 'values' && c.pairs) {

@@ -1,7 +1,6 @@
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
-import { isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import { checkBody } from '#src/lib/validation.ts';
 import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
@@ -11,15 +10,9 @@ import { type AdminPlayer, UpdatePlayerRequest } from './schemas.ts';
 /** The admin player list holds at most this many records. */
 export const ADMIN_PLAYER_LIMIT = 500;
 
-function toAdminPlayer(row: repo.AdminPlayerRow): AdminPlayer {
-  return {
-    id: row.id,
-    uuid: row.uuid,
-    username: row.username,
-    public: row.public,
-    first_seen_at: isoRequired(row.first_seen_at),
-    last_seen_at: isoRequired(row.last_seen_at),
-  };
+/** A search term, or null for none (absent or blank). */
+function searchTerm(search: string | undefined): string | null {
+  return search === undefined || search.trim() === '' ? null : search.trim();
 }
 
 /** Administrators' view of players: every player of the workspace, and their visibility. */
@@ -30,9 +23,14 @@ export class PlayerAdminService {
     private readonly audit: AuditService,
   ) {}
 
-  async list(workspaceId: string, search: string | undefined): Promise<AdminPlayer[]> {
-    const term = search === undefined || search.trim() === '' ? null : search.trim();
-    return (await repo.listAllPlayers(this.db, workspaceId, term, ADMIN_PLAYER_LIMIT)).map(toAdminPlayer);
+  /** The records are the rows as read (times as ISO text, fields in the schema's order): nothing to map. */
+  list(workspaceId: string, search: string | undefined): Promise<AdminPlayer[]> {
+    return repo.listAllPlayers(this.db, workspaceId, searchTerm(search), ADMIN_PLAYER_LIMIT);
+  }
+
+  /** `{data: list(…)}` as JSON text, rendered by the database (the same bytes as `JSON.stringify`). */
+  listJson(workspaceId: string, search: string | undefined): Promise<string> {
+    return repo.listAllPlayersJson(this.db, workspaceId, searchTerm(search), ADMIN_PLAYER_LIMIT);
   }
 
   /** Sets `public` (`{public: boolean}`); the player is addressed by game UUID or id. */
@@ -41,14 +39,14 @@ export class PlayerAdminService {
     return this.db.transaction(async (tx) => {
       const row = isUuid(ref) ? await repo.findPlayer(tx, workspaceId, ref.toLowerCase()) : null;
       if (!row) throw new AppError('NOT_FOUND', 'Player not found.');
-      const after = toAdminPlayer(await repo.setPublic(tx, row.id, body.public));
+      const after = await repo.setPublic(tx, row.id, body.public);
       await this.changes.publish(tx, { topic: 'player', workspaceId, players: [after.uuid] });
       await this.audit.record(tx, actor, {
         workspaceId,
         action: 'PLAYER_UPDATED',
         targetType: 'player',
         targetId: after.id,
-        before: toAdminPlayer(row),
+        before: row,
         after,
       });
       return after;

@@ -1,3 +1,4 @@
+import { isoText } from '#src/db/iso-text.ts';
 import type { Queryable } from '#src/db/types.ts';
 
 export interface PlayerRow {
@@ -15,7 +16,7 @@ export function likePattern(term: string): string {
 }
 
 /**
- * The query of a page of a list searched with `term`, in `order`. A term of 3 characters or more has trigrams:
+ * The query of a page of a list searched with `term`, in `order` (`columns`: of `select`'s, those to return). A term of 3 characters or more has trigrams:
  * its matches are read from `players_username_trgm_idx` and only they are sorted (top-N), the order kept from the
  * planner behind `OFFSET 0`. Without that, the planner may read players in the list's order (from
  * `players_workspace_lower_username_uuid_idx`) and filter them until the page is full, estimating that matches
@@ -23,9 +24,9 @@ export function likePattern(term: string): string {
  * with the term), and that scan then reads most players of the workspace. A shorter term has no trigram: every
  * player is a candidate, and the planner's choice stands (usually that ordered scan, which stops at the page).
  */
-export function searchPage(select: string, term: string | null, order: string): string {
+export function searchPage(select: string, term: string | null, order: string, columns = '*'): string {
   if (term === null || [...term].length < 3) return `${select} ORDER BY ${order}`;
-  return `SELECT * FROM (${select} OFFSET 0) p ORDER BY ${order}`;
+  return `SELECT ${columns} FROM (${select} OFFSET 0) p ORDER BY ${order}`;
 }
 
 /**
@@ -110,7 +111,7 @@ export async function playerWithStatsJson(
        SELECT coalesce(json_agg(json_build_object(
            'key', d.key,
            'value', s.value,
-           'updated_at', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+           'updated_at', ${isoText('s.updated_at')}
          ) ORDER BY d.key COLLATE "C"), '[]')::text
        FROM player_stats s JOIN stat_definitions d ON d.id = s.stat_id
        WHERE s.season_id = $3 AND s.player_id = p.id AND d.public

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { Type } from '@sinclair/typebox';
 import { mirrorForConsole } from '#src/http/console-reads.ts';
 import type { FastReads } from '#src/http/fast-reads.ts';
-import { sendJsonNowOrLater } from '#src/http/json-text.ts';
+import { sendJsonNowOrLater, sendJsonText } from '#src/http/json-text.ts';
 import { ADMIN_DOC, adminErrors, errorResponses, PlayerRef } from '#src/http/schemas.ts';
 import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
 import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
@@ -110,7 +110,9 @@ export function playerRoutes({ players, playerAdmin, key, admin }: PlayerRouteDe
             response: { 200: Type.Object({ data: Type.Array(Type.Ref(AdminPlayer)) }), ...adminErrors(401, 403, 422) },
           },
         },
-        async (request) => ({ data: await playerAdmin.list(memberOf(request).workspaceId, request.query.search) }),
+        // Up to 500 records, rendered by the database as the schema's serializer would write them.
+        async (request, reply) =>
+          sendJsonText(reply, await playerAdmin.listJson(memberOf(request).workspaceId, request.query.search)),
       );
       scope.put(
         '/admin/players/:player',

@@ -84,7 +84,7 @@ export class PlayerService {
         pages?.clear();
         return;
       }
-      if (c.topic === 'key' || c.topic === 'server') return;
+      if (c.topic === 'key' || c.topic === 'server' || c.topic === 'session') return;
       const ws = `${c.workspaceId}|`;
       if (c.topic === 'player' || c.topic === 'roster') pages?.deleteWhere((k) => k.startsWith(ws));
       if (c.topic === 'roster') return;

@@ -1,3 +1,4 @@
+import type { Changes } from '#src/cache/changes.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { iso, isoRequired } from '#src/lib/time.ts';
@@ -35,16 +36,26 @@ function toUser(row: repo.UserRow, role: Role | null): User {
   };
 }
 
-/** Users signed in through OIDC and their workspace roles. */
+/**
+ * Users signed in through OIDC and their workspace roles. Every change of a user or a role is announced on the
+ * change bus (`session`): signed-in sessions keep their user and role in memory (see `SessionService`).
+ */
 export class UserService {
   constructor(
     private readonly db: Db,
+    private readonly changes: Changes,
     private readonly audit: AuditService,
   ) {}
 
-  /** Creates or updates the user of (issuer, subject) at login. */
+  /** Signed-in sessions must look their users up again (after `db` commits, inside a transaction). */
+  private usersChanged(db: Queryable): Promise<void> {
+    return this.changes.publish(db, { topic: 'session' });
+  }
+
+  /** Creates or updates the user of (issuer, subject) at login (their name or email may have changed). */
   async upsertFromLogin(identity: Identity, at: Date): Promise<User> {
     const row = await repo.upsertUser(this.db, { ...identity, at });
+    await this.usersChanged(this.db);
     const m = await repo.findMembership(this.db, row.id);
     return toUser(row, m?.role ?? null);
   }
@@ -80,6 +91,7 @@ export class UserService {
   /** Makes a user the owner of a new workspace (bootstrap), inside the caller's transaction. */
   async addOwner(tx: Queryable, workspaceId: string, userId: string): Promise<void> {
     await repo.setRole(tx, workspaceId, userId, 'owner');
+    await this.usersChanged(tx);
   }
 
   /**
@@ -125,5 +137,6 @@ export class UserService {
     }
     if (role === null) await repo.removeMembership(tx, workspaceId, before.id);
     else await repo.setRole(tx, workspaceId, before.id, role);
+    await this.usersChanged(tx);
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { buildApp } from '#src/app.ts';
+import { ChangeBus } from '#src/cache/bus.ts';
 import type { Config } from '#src/config.ts';
 import { buildServices, type Services } from '#src/services.ts';
 import { createTestDb, type TestDb, testConfig } from '../../helpers.ts';
@@ -39,6 +40,8 @@ export async function createWorld(
   const idp = opts.idp === null ? null : await startTestIdp({ ...opts.idp, redirectUri: `${publicUrl}/auth/callback` });
   const db = await createTestDb();
   const clock = new TestClock();
+  // The instances share the database, so they hear each other's changes, as they would through LISTEN/NOTIFY.
+  const bus = ChangeBus.local();
   const apps: FastifyInstance[] = [];
   const instance = async (extra: Record<string, string> = {}): Promise<AppInstance> => {
     const config = testConfig({
@@ -47,7 +50,7 @@ export async function createWorld(
       ...opts.env,
       ...extra,
     });
-    const services = buildServices(db.db, config, { clock: clock.now });
+    const services = buildServices(db.db, config, { clock: clock.now, bus });
     const app = await buildApp({ config, services });
     await app.ready();
     apps.push(app);
