@@ -41,8 +41,10 @@ export interface Config {
   readonly loginLimitPerMinute: number;
   /** Bytes of cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB; 0: none, every read is a query). */
   readonly playerCacheBytes: number;
-  /** Entries of rank boards kept in memory (RANK_CACHE_MB; 0: every rank read loads its board). */
+  /** Entries of full rank boards kept in memory (RANK_CACHE_MB / RANK_BOARD_BYTES_PER_ENTRY). */
   readonly rankCacheEntries: number;
+  /** Bytes of rank boards kept in memory, full and compact (RANK_CACHE_MB; 0: every rank read is a query). */
+  readonly rankCacheBytes: number;
   /** History points are recorded with the values (HISTORY_ENABLED, default true). */
   readonly historyEnabled: boolean;
   /** Hourly history points are kept this long, then one per day (HISTORY_RETENTION_DAYS; 0: hourly forever). */
@@ -136,7 +138,7 @@ export const DEFAULT_RANK_CACHE_MB = 48;
  * its answer's JSON once read, the index slot, and the heap's room to grow): measured on a board of 100,000
  * entries (heap ~1,100 bytes per entry, RSS ~2,000 while the heap grows).
  */
-const RANK_BOARD_BYTES_PER_ENTRY = 1_500;
+export const RANK_BOARD_BYTES_PER_ENTRY = 1_500;
 
 function str(env: Env, name: string): string | null {
   const v = env[name];
@@ -287,6 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
     loginLimitPerMinute,
     playerCacheBytes: playerCacheMb * 1024 * 1024,
     rankCacheEntries: Math.floor((rankCacheMb * 1024 * 1024) / RANK_BOARD_BYTES_PER_ENTRY),
+    rankCacheBytes: rankCacheMb * 1024 * 1024,
     historyRetentionDays,
     historyEnabled,
     eventRetentionDays,

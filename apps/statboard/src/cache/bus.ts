@@ -9,7 +9,13 @@ export type Change =
   /** Players were added to the workspace (lists of players and their totals change; nothing else does). */
   | { topic: 'roster'; workspaceId: string }
   /** A player's name or visibility changed: `players` (game UUIDs) when known, else any of the workspace. */
-  | { topic: 'player'; workspaceId: string; players?: string[] }
+  | {
+      topic: 'player';
+      workspaceId: string;
+      players?: string[];
+      /** Only names changed (not visibility): counts of values, e.g. compact rank boards, stay as they are. */
+      nameOnly?: boolean;
+    }
   | {
       topic: 'values';
       workspaceId: string;

@@ -369,7 +369,12 @@ export class IngestWriter {
     return {
       notified,
       toPublish: [
-        ...[...renamed].map(([workspaceId, players]) => ({ topic: 'player' as const, workspaceId, players })),
+        ...[...renamed].map(([workspaceId, players]) => ({
+          topic: 'player' as const,
+          workspaceId,
+          players,
+          nameOnly: true,
+        })),
         ...[...grown].map((workspaceId) => ({ topic: 'roster' as const, workspaceId })),
       ],
       committed: () => {

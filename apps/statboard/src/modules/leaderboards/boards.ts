@@ -1,7 +1,9 @@
 import type { Change } from '#src/cache/bus.ts';
 import type { Changes } from '#src/cache/changes.ts';
+import { RANK_BOARD_BYTES_PER_ENTRY } from '#src/config.ts';
 import type { Db } from '#src/db/types.ts';
 import type { CacheMeter } from '#src/metrics/metrics.ts';
+import { COMPACT_FIXED_BYTES, CompactBoard } from './compact-board.ts';
 import { type BoardEntry, RankBoard } from './rank-board.ts';
 import * as repo from './repo.ts';
 
@@ -25,12 +27,15 @@ export interface BoardRef {
   order: 'asc' | 'desc';
 }
 
+/** A board held in memory: full entries, or only the counts of its values (see CompactBoard). */
+export type HeldBoard = RankBoard | CompactBoard;
+
 interface Slot {
   ref: BoardRef;
   /** Set once loaded. */
-  board: RankBoard | null;
+  board: HeldBoard | null;
   /** The load in progress, if any. */
-  loading: Promise<RankBoard | null> | null;
+  loading: Promise<HeldBoard | null> | null;
   /** Players whose value changed since the board (or its last refresh) was read from the database. */
   dirty: Set<string>;
   /** Anything may have changed (visibility, order): read the whole board again. */
@@ -56,17 +61,23 @@ interface Slot {
  */
 export class BoardCache {
   private readonly slots = new Map<string, Slot>();
-  private entries = 0;
   private readonly caching: boolean;
   private readonly meter: CacheMeter | null;
+  /** Compact boards are loaded one at a time (each reads a whole board: its bytes are held while it is parsed). */
+  private compactLoads: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
     private readonly changes: Changes,
-    /** Entries held at most, summed over boards (RANK_CACHE_MB / RankBoard.BYTES_PER_ENTRY). */
+    /** Entries of full boards held at most, summed over boards (RANK_CACHE_MB / RANK_BOARD_BYTES_PER_ENTRY). */
     private readonly maxEntries: number,
+    /**
+     * Bytes held at most, summed over every board: a full board counts RANK_BOARD_BYTES_PER_ENTRY per entry, a
+     * compact board its arrays (RANK_CACHE_MB).
+     */
+    private readonly maxBytes: number = maxEntries * RANK_BOARD_BYTES_PER_ENTRY,
   ) {
-    this.caching = changes.caching && maxEntries > 0;
+    this.caching = changes.caching && (maxEntries > 0 || maxBytes >= COMPACT_FIXED_BYTES);
     this.meter = this.caching ? changes.meter('rank_board') : null;
     changes.onChange((c) => this.forget(c));
   }
@@ -75,11 +86,12 @@ export class BoardCache {
    * The board at once when it is loaded and current (nothing to re-read), else undefined: `board` then gets it.
    * What lets a rank be answered on the fast path without a promise.
    */
-  ready(ref: BoardRef): RankBoard | undefined {
+  ready(ref: BoardRef): HeldBoard | undefined {
     if (!this.caching || !this.changes.bus.healthy) return undefined;
     const key = `${ref.workspaceId}|${ref.seasonId}|${ref.statId}`;
     const slot = this.slots.get(key);
     if (!slot?.board || slot.stale || slot.loading || slot.refreshing || slot.dirty.size > 0) return undefined;
+    if (slot.board instanceof CompactBoard && slot.board.broken) return undefined;
     if (slot.ref.order !== ref.order) return undefined;
     this.slots.delete(key);
     this.slots.set(key, slot);
@@ -92,7 +104,7 @@ export class BoardCache {
    * The current board, refreshed as needed; null when it is not held in memory (no budget, the change bus
    * unhealthy, too large, no room, or still loading): then the caller answers with a query.
    */
-  async board(ref: BoardRef): Promise<RankBoard | null> {
+  async board(ref: BoardRef): Promise<HeldBoard | null> {
     if (!this.caching) return null;
     if (!this.changes.bus.healthy) {
       this.meter?.miss();
@@ -120,6 +132,7 @@ export class BoardCache {
       this.slots.set(key, slot);
       slot.readAt = now;
     }
+    if (slot.board instanceof CompactBoard && slot.board.broken) slot.stale = true;
     if (slot.loading || slot.stale || !slot.board) {
       // Not in memory: a miss, answered by a query; the board is loaded in the background if it may be.
       this.meter?.miss();
@@ -129,6 +142,8 @@ export class BoardCache {
     // Held in memory, brought up to date below with only the players that changed: a hit.
     this.meter?.hit();
     const board = slot.board;
+    // A compact board follows its changes as they come (or is stale).
+    if (board instanceof CompactBoard) return board;
     // A refresh under way may have taken players marked before this read: wait for it, then refresh what is left.
     if (slot.refreshing) await slot.refreshing;
     // Many players changed since the last read (a busy board read rarely): reading it whole is cheaper than
@@ -149,29 +164,48 @@ export class BoardCache {
     return slot.board === board ? board : null;
   }
 
+  /**
+   * Whether `board` is still the current compact board of `ref`: what a reader checks after its query, so that
+   * counts from memory and rows from the database are of the same values (else it answers with one statement).
+   */
+  current(ref: BoardRef, board: CompactBoard, version: number): boolean {
+    const slot = this.slots.get(`${ref.workspaceId}|${ref.seasonId}|${ref.statId}`);
+    return (
+      this.changes.bus.healthy &&
+      slot?.board === board &&
+      !slot.stale &&
+      !slot.loading &&
+      !board.broken &&
+      board.version === version
+    );
+  }
+
   /** Starts reading the whole board (its failure only leaves it to a later read). */
   private loadInBackground(key: string, slot: Slot, ref: BoardRef): void {
     this.reload(key, slot, ref).catch(() => undefined);
   }
 
-  private reload(key: string, slot: Slot, ref: BoardRef): Promise<RankBoard | null> {
+  private reload(key: string, slot: Slot, ref: BoardRef): Promise<HeldBoard | null> {
     slot.stale = false;
     slot.dirty.clear();
     slot.ref = ref;
     const loading = this.loadWithin(key, ref).then(
       (loaded) => {
         if (slot.loading === loading) slot.loading = null;
-        if (!(loaded instanceof RankBoard)) {
+        if (typeof loaded === 'string') {
           // Not to be held: drop what it held; its reads are queries for a while.
-          this.entries -= slot.board?.size ?? 0;
           slot.board = null;
           slot.stale = true;
           slot.queryUntil = Date.now() + (loaded === 'too large' ? OVERSIZE_RECHECK_MS : NO_ROOM_RECHECK_MS);
           return null;
         }
         slot.queryUntil = 0;
+        if (loaded instanceof CompactBoard && slot.dirty.size > 0) {
+          // Values changed while it was read, and the read may or may not have seen them: read it again.
+          slot.dirty.clear();
+          slot.stale = true;
+        }
         if (this.slots.get(key) === slot) {
-          this.entries += loaded.size - (slot.board?.size ?? 0);
           slot.board = loaded;
           this.evict(key);
         }
@@ -193,14 +227,11 @@ export class BoardCache {
     slot.dirty.clear();
     try {
       const rows = await repo.boardEntries(this.db, { ...slot.ref, onlyUuids: players });
-      const before = board.size;
       for (const uuid of players) board.delete(uuid);
       for (const r of rows) board.set(boardEntry(r));
       if (this.slots.get(key) === slot && slot.board === board) {
-        this.entries += board.size - before;
         // Grown past the whole budget: let it go; its reads are queries until it is counted again.
         if (board.size > this.maxEntries) {
-          this.entries -= board.size;
           slot.board = null;
           slot.stale = true;
           slot.queryUntil = Date.now() + OVERSIZE_RECHECK_MS;
@@ -213,26 +244,62 @@ export class BoardCache {
   }
 
   /**
-   * The board read whole; 'too large' when it has more entries than the whole budget, 'no room' when it would
-   * only fit by pushing out boards read in the last RECENT_MS (its size counted first, up to the budget).
+   * The board read whole: as full entries when it fits the budget of entries and bytes beside the boards read in
+   * the last RECENT_MS (its size counted first, up to the budget of entries), else as a compact board when that
+   * fits; 'too large' when it fits neither the whole budget, 'no room' when it would only fit by pushing out
+   * boards read in the last RECENT_MS.
    */
-  private async loadWithin(key: string, ref: BoardRef): Promise<RankBoard | 'too large' | 'no room'> {
+  private async loadWithin(key: string, ref: BoardRef): Promise<HeldBoard | 'too large' | 'no room'> {
     const size = await repo.boardSizeUpTo(this.db, { ...ref, cap: this.maxEntries + 1 });
-    if (size > this.maxEntries) return 'too large';
-    const recent = Date.now() - RECENT_MS;
-    let kept = 0;
-    for (const [k, slot] of this.slots) if (k !== key && slot.readAt >= recent) kept += slot.board?.size ?? 0;
-    if (kept + size > this.maxEntries) return 'no room';
-    const rows = await repo.boardEntries(this.db, { ...ref, onlyUuids: null });
-    return new RankBoard(ref.order, rows.map(boardEntry));
+    const kept = this.held(key, Date.now() - RECENT_MS);
+    if (size <= this.maxEntries) {
+      const bytes = size * RANK_BOARD_BYTES_PER_ENTRY;
+      if (kept.entries + size <= this.maxEntries && kept.bytes + bytes <= this.maxBytes) {
+        const rows = await repo.boardEntries(this.db, { ...ref, onlyUuids: null });
+        return new RankBoard(ref.order, rows.map(boardEntry));
+      }
+    }
+    if (this.maxBytes < COMPACT_FIXED_BYTES) return size > this.maxEntries ? 'too large' : 'no room';
+    const load = this.compactLoads.then(() => this.loadCompact(ref));
+    this.compactLoads = load.catch(() => undefined);
+    const board = await load;
+    if (board.bytes > this.maxBytes) return 'too large';
+    if (this.held(key, Date.now() - RECENT_MS).bytes + board.bytes > this.maxBytes) return 'no room';
+    return board;
+  }
+
+  /** A compact board: its values' runs in one row, less the hidden players' values. */
+  private async loadCompact(ref: BoardRef): Promise<CompactBoard> {
+    const runs = await repo.boardRuns(this.db, ref);
+    const board = new CompactBoard(ref.order, runs.values, runs.counts);
+    for (const v of runs.hidden) board.move(v, null);
+    return board;
+  }
+
+  /** Entries (of full boards) and bytes held by the boards other than `except` read since `since` (epoch ms). */
+  private held(except: string | null, since = 0): { entries: number; bytes: number } {
+    let entries = 0;
+    let bytes = 0;
+    for (const [k, slot] of this.slots) {
+      if (k === except || slot.readAt < since || !slot.board) continue;
+      if (slot.board instanceof RankBoard) {
+        entries += slot.board.size;
+        bytes += slot.board.size * RANK_BOARD_BYTES_PER_ENTRY;
+      } else bytes += slot.board.bytes;
+    }
+    return { entries, bytes };
   }
 
   /** Drops the least recently read boards beyond the budget (never `keep`, the one just loaded). */
   private evict(keep: string): void {
+    const total = this.held(null);
     for (const [key, slot] of this.slots) {
-      if (this.entries <= this.maxEntries) return;
+      if (total.entries <= this.maxEntries && total.bytes <= this.maxBytes) return;
       if (key === keep || slot.loading) continue;
-      this.entries -= slot.board?.size ?? 0;
+      if (slot.board instanceof RankBoard) {
+        total.entries -= slot.board.size;
+        total.bytes -= slot.board.size * RANK_BOARD_BYTES_PER_ENTRY;
+      } else if (slot.board) total.bytes -= slot.board.bytes;
       this.slots.delete(key);
     }
   }
@@ -240,7 +307,6 @@ export class BoardCache {
   private forget(c: Change | null): void {
     if (c === null) {
       this.slots.clear();
-      this.entries = 0;
       return;
     }
     if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster') return;
@@ -248,6 +314,10 @@ export class BoardCache {
       if (c.workspaceId !== slot.ref.workspaceId) continue;
       // Not in memory nor on its way: nothing to correct (and no set of players to grow).
       if (!slot.board && !slot.loading) continue;
+      if (slot.board instanceof CompactBoard && !slot.loading) {
+        if (touches(c, slot.ref)) slot.stale = true;
+        continue;
+      }
       if (c.topic === 'values' && c.pairs && c.players) {
         if (c.pairs.some(([season, stat]) => season === slot.ref.seasonId && stat === slot.ref.statId)) {
           for (const p of c.players) slot.dirty.add(p);
@@ -260,6 +330,18 @@ export class BoardCache {
       }
     }
   }
+}
+
+/**
+ * Whether a change may change the counts of a compact board: its values (or any of the workspace's), a player's
+ * visibility (a rename only is not), a definition's order, a season.
+ */
+function touches(c: Change, ref: BoardRef): boolean {
+  if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster' || c.topic === 'webhook') return false;
+  if (c.workspaceId !== ref.workspaceId) return false;
+  if (c.topic === 'values' && c.pairs) return c.pairs.some(([s, t]) => s === ref.seasonId && t === ref.statId);
+  if (c.topic === 'player' && c.nameOnly) return false;
+  return true;
 }
 
 /** A row of `repo.boardEntries` as a board's entry. */

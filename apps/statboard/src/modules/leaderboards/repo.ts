@@ -164,12 +164,46 @@ export function rankWindow(
   q: { workspaceId: string; seasonId: string; statId: string; order: 'asc' | 'desc'; uuid: string; around: number },
 ): Promise<RankWindowRow[]> {
   const b = boardSql(q.order);
+  return db.query<RankWindowRow>(
+    `WITH ${windowSql(q.order)}, first AS (
+       SELECT * FROM win ORDER BY value ${b.best}, updated_at, uuid LIMIT 1
+     ), ${countsSql(q.order)}
+     SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}, c.better, c.position,
+       ((SELECT count(*) FROM ${b.values}) - h.total)::int AS total
+     FROM win w, counts c, hidden h
+     ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
+    [q.workspaceId, q.seasonId, q.statId, q.uuid, q.around],
+  );
+}
+
+/**
+ * The window of `rankWindow` alone, without its counts: for a board whose counts are held in memory (a compact
+ * board), index ranges next to the player's value, whatever the board's size. No rows: no public value.
+ */
+export function rankNeighbours(
+  db: Queryable,
+  q: { workspaceId: string; seasonId: string; statId: string; order: 'asc' | 'desc'; uuid: string; around: number },
+): Promise<BoardRow[]> {
+  const b = boardSql(q.order);
+  return db.query<BoardRow>(
+    `WITH ${windowSql(q.order)}
+     SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}
+     FROM win w ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
+    [q.workspaceId, q.seasonId, q.statId, q.uuid, q.around],
+  );
+}
+
+/**
+ * CTEs \`me\` (the player's public entry, by $4), \`above\`/\`below\` (up to $5 entries each side) and \`win\` (all of
+ * them): index ranges next to the player's value.
+ */
+function windowSql(order: 'asc' | 'desc'): string {
+  const b = boardSql(order);
   // The player's value, time and UUID as scalar subqueries: parameters of the index ranges (see countsSql).
   const mv = '(SELECT value FROM me)';
   const mu = '(SELECT updated_at FROM me)';
   const mi = '(SELECT uuid FROM me)';
-  return db.query<RankWindowRow>(
-    `WITH me AS (
+  return `me AS (
        SELECT ${b.cols} FROM players p JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2 AND s.stat_id = $3
        WHERE p.workspace_id = $1 AND p.uuid = $4 AND p.public
      ), above AS (
@@ -196,15 +230,7 @@ export function rankWindow(
        ) x ORDER BY x.value ${b.best}, x.updated_at, x.uuid LIMIT $5
      ), win AS (
        SELECT * FROM above UNION ALL SELECT * FROM me UNION ALL SELECT * FROM below
-     ), first AS (
-       SELECT * FROM win ORDER BY value ${b.best}, updated_at, uuid LIMIT 1
-     ), ${countsSql(q.order)}
-     SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}, c.better, c.position,
-       ((SELECT count(*) FROM ${b.values}) - h.total)::int AS total
-     FROM win w, counts c, hidden h
-     ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
-    [q.workspaceId, q.seasonId, q.statId, q.uuid, q.around],
-  );
+     )`;
 }
 
 /**
@@ -229,4 +255,66 @@ export function boardPage(
      ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
     [q.workspaceId, q.seasonId, q.statId, q.limit, q.offset],
   );
+}
+
+/**
+ * `limit` entries of a board from the `skip`-th public entry (0: the first) whose value is `value`, in leaderboard
+ * order: a page whose position a compact board found (the value at that position, and the public values before
+ * it: `skip` is the position less the values strictly better). Index ranges from `value` on: the ties at `value`
+ * past `skip` of them (in their order: earlier \`updated_at\`, then lower UUID), then the worse values.
+ */
+export function pageFrom(
+  db: Queryable,
+  q: { seasonId: string; statId: string; order: 'asc' | 'desc'; value: number; skip: number; limit: number },
+): Promise<BoardRow[]> {
+  const b = boardSql(q.order);
+  return db.query<BoardRow>(
+    `SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS} FROM (
+       (SELECT ${b.cols} FROM ${b.board} AND s.value = $1 ORDER BY s.updated_at, p.uuid LIMIT $4 OFFSET $5)
+       UNION ALL
+       (SELECT ${b.cols} FROM ${b.board} AND s.value ${b.worse} $1
+         ORDER BY s.value ${b.best}, s.updated_at FETCH FIRST $4 ROWS WITH TIES)
+     ) w ORDER BY w.value ${b.best}, w.updated_at, w.uuid LIMIT $4`,
+    [q.value, q.seasonId, q.statId, q.limit, q.skip],
+  );
+}
+
+/**
+ * A board's values for a compact board, in one row: its distinct values in ascending order and how many of each
+ * (all players'), as \`float8send\`/\`int4send\` bytes (one aggregated value instead of a row per value: no
+ * text to parse), and the hidden players' values (few, by \`players_hidden_idx\`) to take off. One statement: one
+ * snapshot for both.
+ */
+export async function boardRuns(
+  db: Queryable,
+  q: { workspaceId: string; seasonId: string; statId: string },
+): Promise<{ values: Float64Array; counts: Int32Array; hidden: number[] }> {
+  const rows = await db.query<{ vals: Uint8Array | null; counts: Uint8Array | null; hidden: number[] }>(
+    `SELECT r.vals, r.counts,
+       (SELECT coalesce(array_agg(s.value), '{}') FROM players p
+        JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2 AND s.stat_id = $3
+        WHERE p.workspace_id = $1 AND NOT p.public) AS hidden
+     FROM (
+       SELECT string_agg(float8send(v), ''::bytea ORDER BY v) AS vals, string_agg(int4send(c), ''::bytea ORDER BY v) AS counts
+       FROM (SELECT value AS v, count(*)::int AS c FROM player_stats WHERE season_id = $2 AND stat_id = $3 GROUP BY value) x
+     ) r`,
+    [q.workspaceId, q.seasonId, q.statId],
+  );
+  const r = rows[0]!;
+  const vals = bytes(r.vals);
+  const counts = bytes(r.counts);
+  const n = vals.length / 8;
+  const view = new DataView(vals.buffer, vals.byteOffset, vals.byteLength);
+  const cview = new DataView(counts.buffer, counts.byteOffset, counts.byteLength);
+  const values = new Float64Array(n);
+  const cs = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    values[i] = view.getFloat64(i * 8);
+    cs[i] = cview.getInt32(i * 4);
+  }
+  return { values, counts: cs, hidden: r.hidden.map(Number) };
+}
+
+function bytes(b: Uint8Array | null): Uint8Array {
+  return b ?? new Uint8Array(0);
 }

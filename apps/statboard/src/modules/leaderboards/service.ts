@@ -8,7 +8,8 @@ import { isoRequired } from '#src/lib/time.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import { type Player, permittedPlayer, toPlayer } from '#src/modules/players/service.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
-import { type BoardCache, type BoardRef, boardEntry } from './boards.ts';
+import { type BoardCache, type BoardRef, boardEntry, type HeldBoard } from './boards.ts';
+import type { CompactBoard } from './compact-board.ts';
 import { type BoardEntry, entryTail, RankBoard } from './rank-board.ts';
 import { clampLimit, competitionRanks } from './ranking.ts';
 import * as repo from './repo.ts';
@@ -56,7 +57,8 @@ export class LeaderboardService {
     private readonly db: Db,
     changes: Changes,
     private readonly seasons: SeasonService,
-    private readonly boards: BoardCache,
+    /** The rank boards held in memory (read by tests to know which kind answers). */
+    readonly boards: BoardCache,
   ) {
     const definitions = changes.cache<string, repo.DefinitionRow | null>('stat_definition', 60_000, 20_000);
     const tops = changes.cache<string, Buffer>('leaderboard_top', 30_000, 2_000, {
@@ -112,6 +114,7 @@ export class LeaderboardService {
         season,
         def,
         (board) => page(board, season, def, offset, limit),
+        (board, ref) => this.countedPage(board, ref, season, def, offset, limit),
         () => this.queriedPage(key.workspaceId, season, def, offset, limit),
       );
     if (!this.tops) return this.build(key, season, def, limit, 0);
@@ -120,19 +123,23 @@ export class LeaderboardService {
   }
 
   /**
-   * `answer` of the current board: at once when it is current, else once it is read; `query` when the board is
-   * not held in memory (larger than RANK_CACHE_MB, or no cache).
+   * `answer` of the current board: at once when it is current, else once it is read; `counted` when only its
+   * counts are held (a compact board); `query` when the board is not held in memory (larger than RANK_CACHE_MB,
+   * or no cache).
    */
   private withBoard(
     key: AuthKey,
     season: Season,
     def: repo.DefinitionRow,
     answer: (board: RankBoard) => Buffer,
+    counted: (board: CompactBoard, ref: BoardRef) => Promise<Buffer>,
     query: () => Promise<Buffer>,
   ): Maybe<Buffer> {
     const ref: BoardRef = { workspaceId: key.workspaceId, seasonId: season.id, statId: def.id, order: def.sort_order };
+    const use = (board: HeldBoard | null | undefined): Maybe<Buffer> =>
+      board instanceof RankBoard ? answer(board) : board ? counted(board, ref) : query();
     const ready = this.boards.ready(ref);
-    return ready ? answer(ready) : this.boards.board(ref).then((board) => (board ? answer(board) : query()));
+    return ready ? use(ready) : this.boards.board(ref).then(use);
   }
 
   /** The answer of `json` with one query: the top of a board, or a player-restricted key's board (its players'). */
@@ -189,6 +196,7 @@ export class LeaderboardService {
             season,
             d,
             (board) => rankAnswer(board, season, d, uuid, around),
+            (board, ref) => this.countedRank(board, ref, uuid, season, d, around),
             () => this.queriedRank(key.workspaceId, uuid, season, d, around),
           );
     return def instanceof Promise ? def.then(answer) : answer(def);
@@ -221,6 +229,68 @@ export class LeaderboardService {
     return Buffer.from(
       `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"total":${first.total},` +
         `"entry":{"rank":${own.rank},${entryTail(own.entry)},"entries":${rankedJson(ranked)}}`,
+    );
+  }
+
+  /**
+   * A rank on a compact board: the window from index ranges next to the player's value (no counting), each
+   * entry's competition rank one more than the public values the board holds strictly better than its value,
+   * the total the board's size. Should the board change while the window is read (the counts would not be of the
+   * window's values), the answer is `queriedRank`'s.
+   */
+  private async countedRank(
+    board: CompactBoard,
+    ref: BoardRef,
+    uuid: string,
+    season: Season,
+    def: repo.DefinitionRow,
+    around: number,
+  ): Promise<Buffer> {
+    const version = board.version;
+    const rows = await repo.rankNeighbours(this.db, { ...ref, uuid, around });
+    if (!this.boards.current(ref, board, version)) return this.queriedRank(ref.workspaceId, uuid, season, def, around);
+    if (rows.length === 0) throw noValue(def.key);
+    const ranked = rows.map((r) => ({ entry: boardEntry(r), rank: board.better(r.value) + 1 }));
+    const own = ranked.find((r) => r.entry.uuid === uuid)!;
+    return Buffer.from(
+      `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"total":${board.size},` +
+        `"entry":{"rank":${own.rank},${entryTail(own.entry)},"entries":${rankedJson(ranked)}}`,
+    );
+  }
+
+  /**
+   * A page on a compact board: the value at `offset` and the public values strictly better than it come from the
+   * board; the page is read from the index at that value, past the ties that come before `offset` (at most
+   * `offset` rows, never a count of the board). Should the board change meanwhile, or the rows not be those the
+   * board expects, the answer is `queriedPage`'s.
+   */
+  private async countedPage(
+    board: CompactBoard,
+    ref: BoardRef,
+    season: Season,
+    def: repo.DefinitionRow,
+    offset: number,
+    limit: number,
+  ): Promise<Buffer> {
+    const version = board.version;
+    const value = board.valueAt(offset);
+    let rows: repo.BoardRow[] = [];
+    let better = 0;
+    if (value !== undefined) {
+      better = board.better(value);
+      rows = await repo.pageFrom(this.db, { ...ref, value, skip: offset - better, limit });
+    }
+    const expected = Math.max(0, Math.min(limit, board.size - offset));
+    if (
+      !this.boards.current(ref, board, version) ||
+      rows.length !== expected ||
+      (value !== undefined && rows[0]!.value !== value)
+    ) {
+      return this.queriedPage(ref.workspaceId, season, def, offset, limit);
+    }
+    const ranked = withRanks(rows, better, offset);
+    return Buffer.from(
+      `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"entries":${rankedJson(ranked)}}`,
     );
   }
 
