@@ -44,7 +44,7 @@ describe('compact rank boards', () => {
       for (const [i, p] of players.entries()) {
         await ctx.db.query(
           `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
-           VALUES ($1, $2, $3, $4, now(), timestamptz '2026-10-01T00:00:00Z' + $5 * interval '1 hour')`,
+           VALUES ($1, $2, $3, $4, timestamptz '2026-09-01T00:00:00Z', timestamptz '2026-10-01T00:00:00Z' + $5 * interval '1 hour')`,
           [fx.seasonId, def!.id, p.id, (i * 7) % 5, i % 3],
         );
       }
@@ -52,6 +52,20 @@ describe('compact rank boards', () => {
     }
     // Hidden players (before any read): their values are not on the boards.
     await ctx.db.query('UPDATE players SET public = false WHERE uuid = ANY($1::uuid[])', [uuids.slice(0, 3)]);
+    // The writer learns the definitions (its first upload of a key announces new definitions: boards read again).
+    await ingestOk(
+      ctx,
+      fx.keys.client!,
+      modBatch({
+        uuid: uuids[N - 1],
+        username: `P${N}`,
+        observedAt: '2026-09-15T00:00:00Z',
+        stats: [
+          { key: keys.asc, value: ((N - 1) * 7) % 5 },
+          { key: keys.desc, value: ((N - 1) * 7) % 5 },
+        ],
+      }),
+    );
   });
 
   afterAll(async () => {
@@ -120,8 +134,9 @@ describe('compact rank boards', () => {
     expect(board(order)).toBe(b);
   });
 
-  it('sees a client its own uploads at once (read-your-writes), uploads sent together', async () => {
-    await settle('desc');
+  it('follows uploads without reading the board again, and a client sees its own at once', async () => {
+    const desc = await settle('desc');
+    const asc = await settle('asc');
     const client = fx.keys.client!;
     await Promise.all(
       [3, 4, 5, 6, 7, 8].map((i, j) =>
@@ -141,9 +156,41 @@ describe('compact rank boards', () => {
         ),
       ),
     );
+    // The boards took the changed values as the writes told them (old value out, new value in).
+    expect(board('desc')).toBe(desc);
+    expect(board('asc')).toBe(asc);
     await agree('desc');
     await agree('asc');
-    await settle('desc');
+    expect(board('desc')).toBe(desc);
+  });
+
+  it('follows uploads that come while the board is read', async () => {
+    const desc = await settle('desc');
+    // Stale (a change that tells no values): read again in the background at the next read, during the uploads.
+    ctx.bus.applyLocal({
+      topic: 'values',
+      workspaceId: fx.workspaceId,
+      pairs: [[refs.desc.seasonId, refs.desc.statId]],
+    });
+    const reading = getJson(ctx, fx.keys.website!, `/api/v1/leaderboards?season=s1&stat=${keys.desc}&offset=1`);
+    await Promise.all(
+      [11, 12, 13, 14].map((i, j) =>
+        ingestOk(
+          ctx,
+          fx.keys.client!,
+          modBatch({
+            uuid: uuids[i],
+            username: `P${i + 1}`,
+            sessionId: crypto.randomUUID(),
+            observedAt: '2026-10-03T00:00:00Z',
+            stats: [{ key: keys.desc, value: 100 + (j % 2) }],
+          }),
+        ),
+      ),
+    );
+    await reading;
+    const again = await settle('desc');
+    expect(again).not.toBe(desc);
     await agree('desc');
   });
 

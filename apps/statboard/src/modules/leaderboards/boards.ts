@@ -1,4 +1,4 @@
-import type { Change } from '#src/cache/bus.ts';
+import type { Change, ValueMoves } from '#src/cache/bus.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import { RANK_BOARD_BYTES_PER_ENTRY } from '#src/config.ts';
 import type { Db } from '#src/db/types.ts';
@@ -46,7 +46,18 @@ interface Slot {
   queryUntil: number;
   /** When the board was last read (epoch ms). */
   readAt: number;
+  /** A compact board is held or being read: this process's writes report the board's changed values. */
+  compact: boolean;
+  /** The snapshot a compact board was read in: a write it saw is not applied again. */
+  seen: Snapshot | null;
+  /** Changed values that came while a compact board was read (applied once it is, unless it saw them). */
+  pending: ValueMoves[];
+  /** A change that came while a compact board was read does not tell its values: read it again. */
+  lost: boolean;
 }
+
+/** Changes of values buffered while a compact board is read, at most (more: it is read again). */
+const MAX_PENDING = 1_000;
 
 /**
  * Rank boards kept in memory while they are read, within a budget of entries, each entry with its player's id
@@ -80,6 +91,7 @@ export class BoardCache {
     this.caching = changes.caching && (maxEntries > 0 || maxBytes >= COMPACT_FIXED_BYTES);
     this.meter = this.caching ? changes.meter('rank_board') : null;
     changes.onChange((c) => this.forget(c));
+    if (this.caching) changes.bus.wantDetail(() => this.compactStats());
   }
 
   /**
@@ -124,6 +136,10 @@ export class BoardCache {
         refreshing: null,
         queryUntil: 0,
         readAt: now,
+        compact: false,
+        seen: null,
+        pending: [],
+        lost: false,
       };
       this.slots.set(key, slot);
     } else {
@@ -188,22 +204,29 @@ export class BoardCache {
   private reload(key: string, slot: Slot, ref: BoardRef): Promise<HeldBoard | null> {
     slot.stale = false;
     slot.dirty.clear();
+    slot.pending = [];
+    slot.lost = false;
     slot.ref = ref;
-    const loading = this.loadWithin(key, ref).then(
+    const loading = this.loadWithin(key, slot, ref).then(
       (loaded) => {
         if (slot.loading === loading) slot.loading = null;
         if (typeof loaded === 'string') {
           // Not to be held: drop what it held; its reads are queries for a while.
           slot.board = null;
+          slot.compact = false;
           slot.stale = true;
           slot.queryUntil = Date.now() + (loaded === 'too large' ? OVERSIZE_RECHECK_MS : NO_ROOM_RECHECK_MS);
           return null;
         }
         slot.queryUntil = 0;
-        if (loaded instanceof CompactBoard && slot.dirty.size > 0) {
-          // Values changed while it was read, and the read may or may not have seen them: read it again.
+        slot.compact = loaded instanceof CompactBoard;
+        if (loaded instanceof CompactBoard) {
+          // Values that changed while it was read: applied unless the read saw them; a change that does not tell
+          // them makes it read again.
           slot.dirty.clear();
-          slot.stale = true;
+          if (slot.lost) slot.stale = true;
+          else for (const m of slot.pending) this.apply(slot, loaded, m);
+          slot.pending = [];
         }
         if (this.slots.get(key) === slot) {
           slot.board = loaded;
@@ -214,6 +237,7 @@ export class BoardCache {
       (err: unknown) => {
         if (slot.loading === loading) slot.loading = null;
         slot.stale = true;
+        slot.compact = slot.board instanceof CompactBoard;
         throw err;
       },
     );
@@ -249,7 +273,7 @@ export class BoardCache {
    * fits; 'too large' when it fits neither the whole budget, 'no room' when it would only fit by pushing out
    * boards read in the last RECENT_MS.
    */
-  private async loadWithin(key: string, ref: BoardRef): Promise<HeldBoard | 'too large' | 'no room'> {
+  private async loadWithin(key: string, slot: Slot, ref: BoardRef): Promise<HeldBoard | 'too large' | 'no room'> {
     const size = await repo.boardSizeUpTo(this.db, { ...ref, cap: this.maxEntries + 1 });
     const kept = this.held(key, Date.now() - RECENT_MS);
     if (size <= this.maxEntries) {
@@ -260,7 +284,9 @@ export class BoardCache {
       }
     }
     if (this.maxBytes < COMPACT_FIXED_BYTES) return size > this.maxEntries ? 'too large' : 'no room';
-    const load = this.compactLoads.then(() => this.loadCompact(ref));
+    // From now on this process's writes report the board's changed values (those before the read are in it).
+    slot.compact = true;
+    const load = this.compactLoads.then(() => this.loadCompact(slot, ref));
     this.compactLoads = load.catch(() => undefined);
     const board = await load;
     if (board.bytes > this.maxBytes) return 'too large';
@@ -269,11 +295,25 @@ export class BoardCache {
   }
 
   /** A compact board: its values' runs in one row, less the hidden players' values. */
-  private async loadCompact(ref: BoardRef): Promise<CompactBoard> {
+  private async loadCompact(slot: Slot, ref: BoardRef): Promise<CompactBoard> {
     const runs = await repo.boardRuns(this.db, ref);
     const board = new CompactBoard(ref.order, runs.values, runs.counts);
     for (const v of runs.hidden) board.move(v, null);
+    slot.seen = parseSnapshot(runs.snapshot);
     return board;
+  }
+
+  /** Applies a write's changed values to a compact board, unless the board was read after the write committed. */
+  private apply(slot: Slot, board: CompactBoard, m: ValueMoves): void {
+    if (slot.seen && visible(slot.seen, m.xid)) return;
+    for (const [season, stat, from, to] of m.rows) {
+      if (season === slot.ref.seasonId && stat === slot.ref.statId) board.move(from, to);
+    }
+  }
+
+  /** Statistics of the compact boards held or being read: this process's writes report their changed values. */
+  private *compactStats(): Iterable<string> {
+    for (const slot of this.slots.values()) if (slot.compact) yield slot.ref.statId;
   }
 
   /** Entries (of full boards) and bytes held by the boards other than `except` read since `since` (epoch ms). */
@@ -314,10 +354,17 @@ export class BoardCache {
       if (c.workspaceId !== slot.ref.workspaceId) continue;
       // Not in memory nor on its way: nothing to correct (and no set of players to grow).
       if (!slot.board && !slot.loading) continue;
-      if (slot.board instanceof CompactBoard && !slot.loading) {
-        if (touches(c, slot.ref)) slot.stale = true;
-        continue;
+      if (slot.compact && touches(c, slot.ref)) {
+        // A compact board follows the changed values a change of this process tells; any other change of its
+        // values makes it read again.
+        const moves = c.topic === 'values' && c.moves?.stats.includes(slot.ref.statId) ? c.moves : null;
+        if (slot.loading) {
+          if (moves && slot.pending.length < MAX_PENDING) slot.pending.push(moves);
+          else slot.lost = true;
+        } else if (slot.board instanceof CompactBoard && moves) this.apply(slot, slot.board, moves);
+        else slot.stale = true;
       }
+      if (slot.board instanceof CompactBoard && !slot.loading) continue;
       if (c.topic === 'values' && c.pairs && c.players) {
         if (c.pairs.some(([season, stat]) => season === slot.ref.seasonId && stat === slot.ref.statId)) {
           for (const p of c.players) slot.dirty.add(p);
@@ -342,6 +389,29 @@ function touches(c: Change, ref: BoardRef): boolean {
   if (c.topic === 'values' && c.pairs) return c.pairs.some(([s, t]) => s === ref.seasonId && t === ref.statId);
   if (c.topic === 'player' && c.nameOnly) return false;
   return true;
+}
+
+/** A snapshot's `pg_current_snapshot()`: which transactions it saw. */
+interface Snapshot {
+  xmin: bigint;
+  xmax: bigint;
+  running: Set<bigint>;
+}
+
+/** `xmin:xmax:xip,…` (`pg_snapshot` as text). */
+function parseSnapshot(text: string): Snapshot {
+  const [xmin, xmax, xip] = text.split(':');
+  return {
+    xmin: BigInt(xmin!),
+    xmax: BigInt(xmax!),
+    running: new Set(xip ? xip.split(',').map((x) => BigInt(x)) : []),
+  };
+}
+
+/** Whether the transaction `xid` had committed when the snapshot was taken (PostgreSQL's visibility rule). */
+function visible(s: Snapshot, xid: string): boolean {
+  const x = BigInt(xid);
+  return x < s.xmin || (x < s.xmax && !s.running.has(x));
 }
 
 /** A row of `repo.boardEntries` as a board's entry. */

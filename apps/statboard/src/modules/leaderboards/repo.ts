@@ -283,14 +283,19 @@ export function pageFrom(
  * A board's values for a compact board, in one row: its distinct values in ascending order and how many of each
  * (all players'), as \`float8send\`/\`int4send\` bytes (one aggregated value instead of a row per value: no
  * text to parse), and the hidden players' values (few, by \`players_hidden_idx\`) to take off. One statement: one
- * snapshot for both.
+ * snapshot for both, returned too (the writes it saw are not to be applied to the board again).
  */
 export async function boardRuns(
   db: Queryable,
   q: { workspaceId: string; seasonId: string; statId: string },
-): Promise<{ values: Float64Array; counts: Int32Array; hidden: number[] }> {
-  const rows = await db.query<{ vals: Uint8Array | null; counts: Uint8Array | null; hidden: number[] }>(
-    `SELECT r.vals, r.counts,
+): Promise<{ values: Float64Array; counts: Int32Array; hidden: number[]; snapshot: string }> {
+  const rows = await db.query<{
+    vals: Uint8Array | null;
+    counts: Uint8Array | null;
+    hidden: number[];
+    snapshot: string;
+  }>(
+    `SELECT r.vals, r.counts, pg_current_snapshot()::text AS snapshot,
        (SELECT coalesce(array_agg(s.value), '{}') FROM players p
         JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2 AND s.stat_id = $3
         WHERE p.workspace_id = $1 AND NOT p.public) AS hidden
@@ -312,7 +317,7 @@ export async function boardRuns(
     values[i] = view.getFloat64(i * 8);
     cs[i] = cview.getInt32(i * 4);
   }
-  return { values, counts: cs, hidden: r.hidden.map(Number) };
+  return { values, counts: cs, hidden: r.hidden.map(Number), snapshot: r.snapshot };
 }
 
 function bytes(b: Uint8Array | null): Uint8Array {
