@@ -41,7 +41,7 @@ export interface Config {
   readonly loginLimitPerMinute: number;
   /** Bytes of cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB; 0: none, every read is a query). */
   readonly playerCacheBytes: number;
-  /** Entries of full rank boards kept in memory (RANK_CACHE_MB / RANK_BOARD_BYTES_PER_ENTRY). */
+  /** Entries of full rank boards kept in memory: half of RANK_CACHE_MB at most (RANK_BOARD_BYTES_PER_ENTRY each). */
   readonly rankCacheEntries: number;
   /** Bytes of rank boards kept in memory, full and compact (RANK_CACHE_MB; 0: every rank read is a query). */
   readonly rankCacheBytes: number;
@@ -128,9 +128,11 @@ function intVar(env: Env, name: string, def: number, min: number, max: number, p
 export const DEFAULT_PLAYER_CACHE_MB = 24;
 
 /**
- * Default of RANK_CACHE_MB: rank boards (every public value of a statistic in a season, with its player, for
- * ranks and pages past the top) of about 33,000 entries in all, e.g. three statistics of 10,000 players. A
- * board larger than the budget, or without room, is answered by queries (bench:scale measures both).
+ * Default of RANK_CACHE_MB: rank boards for ranks and pages past the top. Full boards (every public value of a
+ * statistic in a season with its player) take half of it at most, ~16,700 entries (e.g. one statistic of 10,000
+ * players); larger boards are held as compact boards (their values' counts only: 4–8 bytes a value, fewer with
+ * ties), e.g. twenty boards of a million values in ~20–80 MB... within the rest. A board that fits neither, or
+ * without room, is answered by queries (bench:scale measures both).
  */
 export const DEFAULT_RANK_CACHE_MB = 48;
 /**
@@ -288,7 +290,8 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureLimitPerMinute,
     loginLimitPerMinute,
     playerCacheBytes: playerCacheMb * 1024 * 1024,
-    rankCacheEntries: Math.floor((rankCacheMb * 1024 * 1024) / RANK_BOARD_BYTES_PER_ENTRY),
+    // Full boards take half of the budget at most: the rest holds compact boards (which every large board needs).
+    rankCacheEntries: Math.floor((rankCacheMb * 1024 * 1024) / 2 / RANK_BOARD_BYTES_PER_ENTRY),
     rankCacheBytes: rankCacheMb * 1024 * 1024,
     historyRetentionDays,
     historyEnabled,

@@ -46,12 +46,20 @@ export interface RankQuery {
 /** Bytes of cached leaderboard tops (a top 100 is ~12 KB, a top 10 ~1.3 KB). */
 const TOP_CACHE_BYTES = 16 * 1024 * 1024;
 
+/** Bytes of cached ranks and pages past the top (a rank with `around=5` is ~2.5 KB, a page of 100 ~12 KB). */
+const RANK_ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
+
 /** Ranked values of one statistic in one season. */
 export class LeaderboardService {
   /** Definitions by `workspace|key` (hits only: a key seen later by ingest must not stay unknown). */
   private readonly definitions: Cache<string, repo.DefinitionRow | null> | null;
   /** The serialized answer (UTF-8 bytes, sent as they are) by `workspace|season|stat|limit`, for unrestricted keys. */
   private readonly tops: Cache<string, Buffer> | null;
+  /**
+   * Ranks by `workspace|season|stat|r:player:around` and pages past the top by `workspace|season|stat|o:offset:limit`
+   * (the serialized answers, for unrestricted keys): dropped with their board's values, as the tops are.
+   */
+  private readonly answers: Cache<string, Buffer> | null;
 
   constructor(
     private readonly db: Db,
@@ -65,9 +73,14 @@ export class LeaderboardService {
       max: TOP_CACHE_BYTES,
       sizeOf: (b) => b.length + 100,
     });
+    const answers = changes.cache<string, Buffer>('rank_answer', 30_000, 10_000, {
+      max: RANK_ANSWER_CACHE_BYTES,
+      sizeOf: (b) => b.length + 150,
+    });
     this.definitions = definitions;
     this.tops = tops;
-    if (definitions && tops) changes.onChange((c) => invalidate(c, definitions, tops));
+    this.answers = answers;
+    if (definitions && tops && answers) changes.onChange((c) => invalidate(c, definitions, [tops, answers]));
   }
 
   /** A public statistic definition by key; unknown or not public is 404 (the rule of every key read of one). */
@@ -108,18 +121,27 @@ export class LeaderboardService {
     // A page further down is a slice of the rank board (its ranks are global without counting the entries before
     // it), at once when the board is current; only the tops are cached as answers (thousands of pages would push
     // them out).
-    if (offset > 0)
-      return this.withBoard(
-        key,
-        season,
-        def,
-        (board) => page(board, season, def, offset, limit),
-        (board, ref) => this.countedPage(board, ref, season, def, offset, limit),
-        () => this.queriedPage(key.workspaceId, season, def, offset, limit),
-      );
+    if (offset > 0) {
+      const answer = () =>
+        this.withBoard(
+          key,
+          season,
+          def,
+          (board) => page(board, season, def, offset, limit),
+          (board, ref) => this.countedPage(board, ref, season, def, offset, limit),
+          () => this.queriedPage(key.workspaceId, season, def, offset, limit),
+        );
+      return this.cachedAnswer(`${key.workspaceId}|${season.id}|${def.id}|o:${offset}:${limit}`, answer);
+    }
     if (!this.tops) return this.build(key, season, def, limit, 0);
     const cacheKey = `${key.workspaceId}|${season.id}|${def.id}|${limit}`;
     return this.tops.peek(cacheKey) ?? this.tops.get(cacheKey, () => this.build(key, season, def, limit, 0));
+  }
+
+  /** An answer (of an unrestricted key) from the answers' cache, at once when it is there, else `answer`'s. */
+  private cachedAnswer(cacheKey: string, answer: () => Maybe<Buffer>): Maybe<Buffer> {
+    if (!this.answers) return answer();
+    return this.answers.peek(cacheKey) ?? this.answers.get(cacheKey, async () => answer());
   }
 
   /**
@@ -191,13 +213,15 @@ export class LeaderboardService {
     const answer = (d: repo.DefinitionRow): Maybe<Buffer> =>
       key.players.length > 0
         ? this.restrictedRank(key, uuid, season, d, around)
-        : this.withBoard(
-            key,
-            season,
-            d,
-            (board) => rankAnswer(board, season, d, uuid, around),
-            (board, ref) => this.countedRank(board, ref, uuid, season, d, around),
-            () => this.queriedRank(key.workspaceId, uuid, season, d, around),
+        : this.cachedAnswer(`${key.workspaceId}|${season.id}|${d.id}|r:${uuid}:${around}`, () =>
+            this.withBoard(
+              key,
+              season,
+              d,
+              (board) => rankAnswer(board, season, d, uuid, around),
+              (board, ref) => this.countedRank(board, ref, uuid, season, d, around),
+              () => this.queriedRank(key.workspaceId, uuid, season, d, around),
+            ),
           );
     return def instanceof Promise ? def.then(answer) : answer(def);
   }
@@ -399,11 +423,12 @@ function publicOnly(def: repo.DefinitionRow | null, statKey: string): repo.Defin
 function invalidate(
   c: Change | null,
   definitions: Cache<string, repo.DefinitionRow | null>,
-  tops: Cache<string, Buffer>,
+  /** Answers by `workspace|season|stat|…` (no `|` in the last part). */
+  answers: Cache<string, Buffer>[],
 ): void {
   if (c === null) {
     definitions.clear();
-    tops.clear();
+    for (const a of answers) a.clear();
     return;
   }
   if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster') return;
@@ -411,9 +436,9 @@ function invalidate(
   if (c.topic === 'definition') definitions.deleteWhere((k) => k.startsWith(ws));
   if (c.topic === 'values' && c.pairs) {
     const touched = new Set(c.pairs.map(([season, stat]) => `${ws}${season}|${stat}|`));
-    tops.deleteWhere((k) => touched.has(k.slice(0, k.lastIndexOf('|') + 1)));
+    for (const a of answers) a.deleteWhere((k) => touched.has(k.slice(0, k.lastIndexOf('|') + 1)));
   } else {
     // Visibility or names of players, definitions, seasons, or values without detail: the whole workspace.
-    tops.deleteWhere((k) => k.startsWith(ws));
+    for (const a of answers) a.deleteWhere((k) => k.startsWith(ws));
   }
 }
