@@ -3,6 +3,7 @@ import { ChangeBus } from '#src/cache/bus.ts';
 import { Changes } from '#src/cache/changes.ts';
 import { BoardCache, type BoardRef } from '#src/modules/leaderboards/boards.ts';
 import { CompactBoard } from '#src/modules/leaderboards/compact-board.ts';
+import { boardRuns } from '#src/modules/leaderboards/repo.ts';
 import { createTestContext, type Fixture, seedWorkspace, type TestContext } from '../helpers.ts';
 
 /**
@@ -114,6 +115,16 @@ describe('rank boards within their budget', () => {
     expect(second).not.toBe(first);
     move(late!.xid);
     expect(second.size).toBe(12);
+  });
+
+  it("reads a compact board's values in chunks, whatever their size", async () => {
+    const whole = await boardRuns(ctx.db, refs.big!);
+    expect([...whole.counts].reduce((a, b) => a + b, 0)).toBe(12);
+    for (const chunk of [1, 4, 5]) {
+      const parts = await boardRuns(ctx.db, { ...refs.big!, chunk });
+      expect([...parts.values]).toEqual([...whole.values]);
+      expect([...parts.counts]).toEqual([...whole.counts]);
+    }
   });
 
   it('holds nothing without a budget', async () => {

@@ -1,4 +1,4 @@
-import type { Queryable } from '#src/db/types.ts';
+import type { Db, Queryable } from '#src/db/types.ts';
 
 export interface DefinitionRow {
   id: string;
@@ -279,47 +279,74 @@ export function pageFrom(
   );
 }
 
+/** Distinct values read per statement of `boardRuns` (~1.5 MB of text each: no large transient buffers). */
+const RUNS_CHUNK = 65_536;
+
 /**
- * A board's values for a compact board, in one row: its distinct values in ascending order and how many of each
- * (all players'), as \`float8send\`/\`int4send\` bytes (one aggregated value instead of a row per value: no
- * text to parse), and the hidden players' values (few, by \`players_hidden_idx\`) to take off. One statement: one
- * snapshot for both, returned too (the writes it saw are not to be applied to the board again).
+ * A board's values for a compact board: its distinct values in ascending order and how many of each (all
+ * players'), read in chunks of RUNS_CHUNK distinct values from \`player_stats_top_idx\`, each chunk one row of
+ * \`float8send\`/\`int4send\` bytes (one aggregated value instead of a row per value: no text to parse); the
+ * hidden players' values (few, by \`players_hidden_idx\`) to take off; and the snapshot all of it was read in
+ * (one REPEATABLE READ transaction: the writes it saw are not to be applied to the board again).
  */
 export async function boardRuns(
-  db: Queryable,
-  q: { workspaceId: string; seasonId: string; statId: string },
+  db: Db,
+  q: { workspaceId: string; seasonId: string; statId: string; chunk?: number },
 ): Promise<{ values: Float64Array; counts: Int32Array; hidden: number[]; snapshot: string }> {
-  const rows = await db.query<{
-    vals: Uint8Array | null;
-    counts: Uint8Array | null;
-    hidden: number[];
-    snapshot: string;
-  }>(
-    `SELECT r.vals, r.counts, pg_current_snapshot()::text AS snapshot,
-       (SELECT coalesce(array_agg(s.value), '{}') FROM players p
-        JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2 AND s.stat_id = $3
-        WHERE p.workspace_id = $1 AND NOT p.public) AS hidden
-     FROM (
-       SELECT string_agg(float8send(v), ''::bytea ORDER BY v) AS vals, string_agg(int4send(c), ''::bytea ORDER BY v) AS counts
-       FROM (SELECT value AS v, count(*)::int AS c FROM player_stats WHERE season_id = $2 AND stat_id = $3 GROUP BY value) x
-     ) r`,
-    [q.workspaceId, q.seasonId, q.statId],
-  );
-  const r = rows[0]!;
-  const vals = bytes(r.vals);
-  const counts = bytes(r.counts);
-  const n = vals.length / 8;
-  const view = new DataView(vals.buffer, vals.byteOffset, vals.byteLength);
-  const cview = new DataView(counts.buffer, counts.byteOffset, counts.byteLength);
-  const values = new Float64Array(n);
-  const cs = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    values[i] = view.getFloat64(i * 8);
-    cs[i] = cview.getInt32(i * 4);
-  }
-  return { values, counts: cs, hidden: r.hidden.map(Number), snapshot: r.snapshot };
+  const size = q.chunk ?? RUNS_CHUNK;
+  return db.transaction(async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    const [head] = await tx.query<{ hidden: number[]; snapshot: string }>(
+      `SELECT pg_current_snapshot()::text AS snapshot,
+         (SELECT coalesce(array_agg(s.value), '{}') FROM players p
+          JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2 AND s.stat_id = $3
+          WHERE p.workspace_id = $1 AND NOT p.public) AS hidden`,
+      [q.workspaceId, q.seasonId, q.statId],
+    );
+    const values: Float64Array[] = [];
+    const counts: Int32Array[] = [];
+    let after: number | null = null;
+    for (;;) {
+      const rows: { vals: Uint8Array | null; counts: Uint8Array | null }[] = await tx.query(
+        `SELECT string_agg(float8send(v), ''::bytea ORDER BY v) AS vals, string_agg(int4send(c), ''::bytea ORDER BY v) AS counts
+         FROM (SELECT value AS v, count(*)::int AS c FROM player_stats
+               WHERE season_id = $1 AND stat_id = $2 AND ($3::float8 IS NULL OR value > $3)
+               GROUP BY value ORDER BY value LIMIT $4) x`,
+        [q.seasonId, q.statId, after, size],
+      );
+      const chunk = rows[0];
+      const vals = chunk?.vals ?? new Uint8Array(0);
+      const cs = chunk?.counts ?? new Uint8Array(0);
+      const n = vals.length / 8;
+      const view = new DataView(vals.buffer, vals.byteOffset, vals.byteLength);
+      const cview = new DataView(cs.buffer, cs.byteOffset, cs.byteLength);
+      const v = new Float64Array(n);
+      const c = new Int32Array(n);
+      for (let i = 0; i < n; i++) {
+        v[i] = view.getFloat64(i * 8);
+        c[i] = cview.getInt32(i * 4);
+      }
+      values.push(v);
+      counts.push(c);
+      if (n < size) break;
+      after = v[n - 1]!;
+    }
+    return {
+      values: concat(values, Float64Array),
+      counts: concat(counts, Int32Array),
+      hidden: head!.hidden.map(Number),
+      snapshot: head!.snapshot,
+    };
+  });
 }
 
-function bytes(b: Uint8Array | null): Uint8Array {
-  return b ?? new Uint8Array(0);
+function concat<T extends Float64Array | Int32Array>(parts: T[], make: new (n: number) => T): T {
+  if (parts.length === 1) return parts[0]!;
+  const out = new make(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
