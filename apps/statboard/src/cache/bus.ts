@@ -106,6 +106,7 @@ export class ChangeBus {
     if (this.detailSources.length === 0 || statIds.length === 0) return [];
     const wanted = new Set<string>();
     for (const source of this.detailSources) for (const id of source()) wanted.add(id);
+    if (wanted.size === 0) return [];
     return [...new Set(statIds)].filter((id) => wanted.has(id));
   }
 

@@ -60,15 +60,19 @@ interface Slot {
 const MAX_PENDING = 1_000;
 
 /**
- * Rank boards kept in memory while they are read, within a budget of entries, each entry with its player's id
- * and name. A board not in memory is answered by a query (`board` gives null) while it is loaded in the
- * background, and only when it fits: its size is counted first (up to the budget), a board larger than the
- * whole budget is never loaded, and room is made only from boards not read in the last RECENT_MS (least
- * recently read first), so that many boards read in turn do not push each other out and read whole boards
- * again and again. The budget holds whatever the number of players or statistics. A board is read from the database once; afterwards, the
- * players a change names (new values, a rename, a visibility change) are re-read (one query for all of them, at
- * the next read), and a change that names no players (a definition's order) makes it read again whole. Changes come through the change bus, from this instance at
- * its commits and from the others by NOTIFY; while the bus is unhealthy no board is trusted.
+ * Rank boards kept in memory while they are read, within a budget of bytes: full boards (each entry with its
+ * player's id and name, within a budget of entries too) and, for boards too large for that, compact boards
+ * (the counts of the board's values only, see CompactBoard). A board not in memory is answered by a query
+ * (`board` gives null) while it is loaded in the background, and only when it fits: its size is counted first
+ * (up to the budget of entries), a board larger than the whole budget is never loaded, and room is made only from
+ * boards not read in the last RECENT_MS (least recently read first), so that many boards read in turn do not
+ * push each other out and read whole boards again and again. The budget holds whatever the number of players or
+ * statistics. A board is read from the database once; afterwards, for a full board, the players a change names
+ * (new values, a rename, a visibility change) are re-read (one query for all of them, at the next read), and a
+ * change that names no players (a definition's order) makes it read again whole. A compact board takes the
+ * changed values that this instance's writes tell (`ValueMoves`: old value out, new value in) and is read again
+ * after any other change of its values or of visibility. Changes come through the change bus, from this
+ * instance at its commits and from the others by NOTIFY; while the bus is unhealthy no board is trusted.
  */
 export class BoardCache {
   private readonly slots = new Map<string, Slot>();
