@@ -78,8 +78,11 @@ export class BoardCache {
   private readonly slots = new Map<string, Slot>();
   private readonly caching: boolean;
   private readonly meter: CacheMeter | null;
-  /** Compact boards are loaded one at a time (each reads a whole board: its bytes are held while it is parsed). */
-  private compactLoads: Promise<unknown> = Promise.resolve();
+  /**
+   * Boards are loaded one at a time: each reads a whole board (a compact board's bytes are held while they are
+   * parsed), and the first reads of many boards must not take every connection of the pool at once.
+   */
+  private loads: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
@@ -211,7 +214,9 @@ export class BoardCache {
     slot.pending = [];
     slot.lost = false;
     slot.ref = ref;
-    const loading = this.loadWithin(key, slot, ref).then(
+    const queued = this.loads.then(() => this.loadWithin(key, slot, ref));
+    this.loads = queued.catch(() => undefined);
+    const loading = queued.then(
       (loaded) => {
         if (slot.loading === loading) slot.loading = null;
         if (typeof loaded === 'string') {
@@ -290,9 +295,7 @@ export class BoardCache {
     if (this.maxBytes < COMPACT_FIXED_BYTES) return size > this.maxEntries ? 'too large' : 'no room';
     // From now on this process's writes report the board's changed values (those before the read are in it).
     slot.compact = true;
-    const load = this.compactLoads.then(() => this.loadCompact(slot, ref));
-    this.compactLoads = load.catch(() => undefined);
-    const board = await load;
+    const board = await this.loadCompact(slot, ref);
     if (board.bytes > this.maxBytes) return 'too large';
     if (this.held(key, Date.now() - RECENT_MS).bytes + board.bytes > this.maxBytes) return 'no room';
     return board;

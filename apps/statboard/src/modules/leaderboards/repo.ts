@@ -284,60 +284,83 @@ const RUNS_CHUNK = 65_536;
 
 /**
  * A board's values for a compact board: its distinct values in ascending order and how many of each (all
- * players'), read in chunks of RUNS_CHUNK distinct values from \`player_stats_top_idx\`, each chunk one row of
+ * players'), read from \`player_stats_top_idx\` in chunks of RUNS_CHUNK distinct values, each chunk one row of
  * \`float8send\`/\`int4send\` bytes (one aggregated value instead of a row per value: no text to parse); the
  * hidden players' values (few, by \`players_hidden_idx\`) to take off; and the snapshot all of it was read in
- * (one REPEATABLE READ transaction: the writes it saw are not to be applied to the board again).
+ * (the writes it saw are not to be applied to the board again). A board of one chunk is one statement; a larger
+ * one is read again in one REPEATABLE READ transaction (one snapshot for every chunk).
  */
 export async function boardRuns(
   db: Db,
   q: { workspaceId: string; seasonId: string; statId: string; chunk?: number },
 ): Promise<{ values: Float64Array; counts: Int32Array; hidden: number[]; snapshot: string }> {
   const size = q.chunk ?? RUNS_CHUNK;
+  const first = await runsFrom(db, q, null, size, true);
+  if (first.values.length < size) return { ...first, hidden: first.hidden!, snapshot: first.snapshot! };
   return db.transaction(async (tx) => {
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-    const [head] = await tx.query<{ hidden: number[]; snapshot: string }>(
-      `SELECT pg_current_snapshot()::text AS snapshot,
-         (SELECT coalesce(array_agg(s.value), '{}') FROM players p
-          JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2 AND s.stat_id = $3
-          WHERE p.workspace_id = $1 AND NOT p.public) AS hidden`,
-      [q.workspaceId, q.seasonId, q.statId],
-    );
-    const values: Float64Array[] = [];
-    const counts: Int32Array[] = [];
-    let after: number | null = null;
-    for (;;) {
-      const rows: { vals: Uint8Array | null; counts: Uint8Array | null }[] = await tx.query(
-        `SELECT string_agg(float8send(v), ''::bytea ORDER BY v) AS vals, string_agg(int4send(c), ''::bytea ORDER BY v) AS counts
-         FROM (SELECT value AS v, count(*)::int AS c FROM player_stats
-               WHERE season_id = $1 AND stat_id = $2 AND ($3::float8 IS NULL OR value > $3)
-               GROUP BY value ORDER BY value LIMIT $4) x`,
-        [q.seasonId, q.statId, after, size],
-      );
-      const chunk = rows[0];
-      const vals = chunk?.vals ?? new Uint8Array(0);
-      const cs = chunk?.counts ?? new Uint8Array(0);
-      const n = vals.length / 8;
-      const view = new DataView(vals.buffer, vals.byteOffset, vals.byteLength);
-      const cview = new DataView(cs.buffer, cs.byteOffset, cs.byteLength);
-      const v = new Float64Array(n);
-      const c = new Int32Array(n);
-      for (let i = 0; i < n; i++) {
-        v[i] = view.getFloat64(i * 8);
-        c[i] = cview.getInt32(i * 4);
-      }
-      values.push(v);
-      counts.push(c);
-      if (n < size) break;
-      after = v[n - 1]!;
+    const head = await runsFrom(tx, q, null, size, true);
+    const values = [head.values];
+    const counts = [head.counts];
+    for (let last = head.values; last.length === size; ) {
+      const next = await runsFrom(tx, q, last[size - 1]!, size, false);
+      values.push(next.values);
+      counts.push(next.counts);
+      last = next.values;
     }
     return {
       values: concat(values, Float64Array),
       counts: concat(counts, Int32Array),
-      hidden: head!.hidden.map(Number),
-      snapshot: head!.snapshot,
+      hidden: head.hidden!,
+      snapshot: head.snapshot!,
     };
   });
+}
+
+/** Up to `size` runs of values above `after` (null: from the lowest); `head`: with the hidden values and snapshot. */
+async function runsFrom(
+  db: Queryable,
+  q: { workspaceId: string; seasonId: string; statId: string },
+  after: number | null,
+  size: number,
+  head: boolean,
+): Promise<{ values: Float64Array; counts: Int32Array; hidden: number[] | null; snapshot: string | null }> {
+  const rows: {
+    vals: Uint8Array | null;
+    counts: Uint8Array | null;
+    hidden: number[] | null;
+    snapshot: string | null;
+  }[] = await db.query(
+    `SELECT r.vals, r.counts,
+         ${
+           head
+             ? `pg_current_snapshot()::text AS snapshot,
+         (SELECT coalesce(array_agg(s.value), '{}') FROM players p
+          JOIN player_stats s ON s.player_id = p.id AND s.season_id = $1 AND s.stat_id = $2
+          WHERE p.workspace_id = $5 AND NOT p.public) AS hidden`
+             : 'NULL AS snapshot, NULL AS hidden'
+         }
+       FROM (
+         SELECT string_agg(float8send(v), ''::bytea ORDER BY v) AS vals, string_agg(int4send(c), ''::bytea ORDER BY v) AS counts
+         FROM (SELECT value AS v, count(*)::int AS c FROM player_stats
+               WHERE season_id = $1 AND stat_id = $2 AND ($3::float8 IS NULL OR value > $3)
+               GROUP BY value ORDER BY value LIMIT $4) x
+       ) r`,
+    [q.seasonId, q.statId, after, size, ...(head ? [q.workspaceId] : [])],
+  );
+  const r = rows[0];
+  const vals = r?.vals ?? new Uint8Array(0);
+  const cs = r?.counts ?? new Uint8Array(0);
+  const n = vals.length / 8;
+  const view = new DataView(vals.buffer, vals.byteOffset, vals.byteLength);
+  const cview = new DataView(cs.buffer, cs.byteOffset, cs.byteLength);
+  const values = new Float64Array(n);
+  const counts = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    values[i] = view.getFloat64(i * 8);
+    counts[i] = cview.getInt32(i * 4);
+  }
+  return { values, counts, hidden: r?.hidden?.map(Number) ?? null, snapshot: r?.snapshot ?? null };
 }
 
 function concat<T extends Float64Array | Int32Array>(parts: T[], make: new (n: number) => T): T {
