@@ -203,6 +203,30 @@ export class BoardCache {
     );
   }
 
+  /**
+   * Whether `ref`'s board is being read (or waits its turn) and is done within `ms`: a reader may wait for it
+   * rather than send a query that costs the database more than the read (then it asks `board` again).
+   */
+  async loadedWithin(ref: BoardRef, ms: number): Promise<boolean> {
+    const loading = this.slots.get(`${ref.workspaceId}|${ref.seasonId}|${ref.statId}`)?.loading;
+    if (!loading) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    try {
+      return await Promise.race([
+        loading.then(
+          () => true,
+          () => false,
+        ),
+        timeout,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Starts reading the whole board (its failure only leaves it to a later read). */
   private loadInBackground(key: string, slot: Slot, ref: BoardRef): void {
     this.reload(key, slot, ref).catch(() => undefined);

@@ -46,6 +46,9 @@ export interface RankQuery {
 /** Bytes of cached leaderboard tops (a top 100 is ~12 KB, a top 10 ~1.3 KB). */
 const TOP_CACHE_BYTES = 16 * 1024 * 1024;
 
+/** How long an answer waits for its board being read before it queries the board instead. */
+const LOAD_WAIT_MS = 1_000;
+
 /** Bytes of cached ranks and pages past the top (a rank with `around=5` is ~2.5 KB, a page of 100 ~12 KB). */
 const RANK_ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
 
@@ -161,7 +164,17 @@ export class LeaderboardService {
     const use = (board: HeldBoard | null | undefined): Maybe<Buffer> =>
       board instanceof RankBoard ? answer(board) : board ? counted(board, ref) : query();
     const ready = this.boards.ready(ref);
-    return ready ? use(ready) : this.boards.board(ref).then(use);
+    return ready ? use(ready) : this.boards.board(ref).then((board) => (board ? use(board) : this.afterLoad(ref, use)));
+  }
+
+  /**
+   * A board not in memory yet: when it is being read, the answer waits for it (up to LOAD_WAIT_MS) rather than
+   * query the board meanwhile (on a large board, a query costs the database more than reading the board, and many
+   * of them slow its reading down); else, or if it is not current then, `use(null)` (the query).
+   */
+  private async afterLoad(ref: BoardRef, use: (board: HeldBoard | null) => Maybe<Buffer>): Promise<Buffer> {
+    if (await this.boards.loadedWithin(ref, LOAD_WAIT_MS)) return use(await this.boards.board(ref));
+    return use(null);
   }
 
   /** The answer of `json` with one query: the top of a board, or a player-restricted key's board (its players'). */
