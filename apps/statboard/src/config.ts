@@ -41,8 +41,10 @@ export interface Config {
   readonly loginLimitPerMinute: number;
   /** Bytes of cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB; 0: none, every read is a query). */
   readonly playerCacheBytes: number;
-  /** Entries of rank boards kept in memory (RANK_CACHE_MB; 0: every rank read loads its board). */
+  /** Entries of full rank boards kept in memory: half of RANK_CACHE_MB at most (RANK_BOARD_BYTES_PER_ENTRY each). */
   readonly rankCacheEntries: number;
+  /** Bytes of rank boards kept in memory, full and compact (RANK_CACHE_MB; 0: every rank read is a query). */
+  readonly rankCacheBytes: number;
   /** History points are recorded with the values (HISTORY_ENABLED, default true). */
   readonly historyEnabled: boolean;
   /** Hourly history points are kept this long, then one per day (HISTORY_RETENTION_DAYS; 0: hourly forever). */
@@ -126,9 +128,11 @@ function intVar(env: Env, name: string, def: number, min: number, max: number, p
 export const DEFAULT_PLAYER_CACHE_MB = 24;
 
 /**
- * Default of RANK_CACHE_MB: rank boards (every public value of a statistic in a season, with its player, for
- * ranks and pages past the top) of about 33,000 entries in all, e.g. three statistics of 10,000 players. A
- * board larger than the budget, or without room, is answered by queries (bench:scale measures both).
+ * Default of RANK_CACHE_MB: rank boards for ranks and pages past the top. Full boards (every public value of a
+ * statistic in a season with its player) take half of it at most, ~16,700 entries (e.g. one statistic of 10,000
+ * players); larger boards are held as compact boards (their values' counts only: 4–8 bytes a value, fewer with
+ * ties), e.g. twenty boards of a million values in ~20–80 MB... within the rest. A board that fits neither, or
+ * without room, is answered by queries (bench:scale measures both).
  */
 export const DEFAULT_RANK_CACHE_MB = 48;
 /**
@@ -136,7 +140,7 @@ export const DEFAULT_RANK_CACHE_MB = 48;
  * its answer's JSON once read, the index slot, and the heap's room to grow): measured on a board of 100,000
  * entries (heap ~1,100 bytes per entry, RSS ~2,000 while the heap grows).
  */
-const RANK_BOARD_BYTES_PER_ENTRY = 1_500;
+export const RANK_BOARD_BYTES_PER_ENTRY = 1_500;
 
 function str(env: Env, name: string): string | null {
   const v = env[name];
@@ -286,7 +290,9 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureLimitPerMinute,
     loginLimitPerMinute,
     playerCacheBytes: playerCacheMb * 1024 * 1024,
-    rankCacheEntries: Math.floor((rankCacheMb * 1024 * 1024) / RANK_BOARD_BYTES_PER_ENTRY),
+    // Full boards take half of the budget at most: the rest holds compact boards (which every large board needs).
+    rankCacheEntries: Math.floor((rankCacheMb * 1024 * 1024) / 2 / RANK_BOARD_BYTES_PER_ENTRY),
+    rankCacheBytes: rankCacheMb * 1024 * 1024,
     historyRetentionDays,
     historyEnabled,
     eventRetentionDays,

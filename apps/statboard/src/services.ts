@@ -73,6 +73,7 @@ export type ServiceConfig = Pick<
   | 'sessionMaxHours'
   | 'playerCacheBytes'
   | 'rankCacheEntries'
+  | 'rankCacheBytes'
   | 'historyEnabled'
   | 'historyRetentionDays'
   | 'timeouts'
@@ -113,7 +114,7 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
       handle,
       changes,
       seasons,
-      new BoardCache(handle, changes, config.rankCacheEntries),
+      new BoardCache(handle, changes, config.rankCacheEntries, config.rankCacheBytes),
     );
     const services: Services = {
       db: handle,

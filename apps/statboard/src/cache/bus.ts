@@ -9,7 +9,13 @@ export type Change =
   /** Players were added to the workspace (lists of players and their totals change; nothing else does). */
   | { topic: 'roster'; workspaceId: string }
   /** A player's name or visibility changed: `players` (game UUIDs) when known, else any of the workspace. */
-  | { topic: 'player'; workspaceId: string; players?: string[] }
+  | {
+      topic: 'player';
+      workspaceId: string;
+      players?: string[];
+      /** Only names changed (not visibility): counts of values, e.g. compact rank boards, stay as they are. */
+      nameOnly?: boolean;
+    }
   /**
    * Admin sessions ended (`ids`: their id hashes), or users or their roles changed (no `ids`: every session):
    * signed-in sessions are looked up again.
@@ -20,7 +26,22 @@ export type Change =
       workspaceId: string;
       pairs?: [seasonId: string, statId: string][] /** game UUIDs */;
       players?: string[];
+      /** This process's own writes only (never in a NOTIFY): the changed public values of some statistics. */
+      moves?: ValueMoves;
     };
+
+/**
+ * The public values a write changed, of the statistics `stats` (those asked for by `ChangeBus.detailed`; every
+ * changed public value of them is in `rows`), and the id of the transaction that wrote them: what compact rank
+ * boards follow values with, without reading them again.
+ */
+export interface ValueMoves {
+  /** `pg_current_xact_id()` of the write (a board read before its commit applies it, one read after does not). */
+  xid: string;
+  stats: readonly string[];
+  /** Each changed value: its previous value (null: it had none) and its new one. */
+  rows: readonly [seasonId: string, statId: string, from: number | null, to: number][];
+}
 
 const CHANNEL = 'statboard_changes';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; wider changes are sent less precisely. */
@@ -43,6 +64,7 @@ function narrowToFit(change: Change): Change {
  */
 export class ChangeBus {
   private readonly emitter = new EventEmitter();
+  private readonly detailSources: (() => Iterable<string>)[] = [];
   private listener: pg.Client | null = null;
   private notifier: ((payload: string) => Promise<void>) | null = null;
   private closed = false;
@@ -80,6 +102,23 @@ export class ChangeBus {
     bus.notifier = notify;
     await bus.connect();
     return bus;
+  }
+
+  /**
+   * Which of `statIds` (definition ids) a write should report the changed values of (`ValueMoves`): those that
+   * the sources given to `wantDetail` name (compact rank boards held or being read).
+   */
+  detailed(statIds: readonly string[]): string[] {
+    if (this.detailSources.length === 0 || statIds.length === 0) return [];
+    const wanted = new Set<string>();
+    for (const source of this.detailSources) for (const id of source()) wanted.add(id);
+    if (wanted.size === 0) return [];
+    return [...new Set(statIds)].filter((id) => wanted.has(id));
+  }
+
+  /** Adds a source of the statistics whose changes are wanted with their values (see `detailed`). */
+  wantDetail(source: () => Iterable<string>): void {
+    this.detailSources.push(source);
   }
 
   /** Called with every change, local or from another instance; `null` means "drop everything". */

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeBus } from '#src/cache/bus.ts';
 import { Changes } from '#src/cache/changes.ts';
 import { BoardCache, type BoardRef } from '#src/modules/leaderboards/boards.ts';
+import { CompactBoard } from '#src/modules/leaderboards/compact-board.ts';
+import { boardRuns } from '#src/modules/leaderboards/repo.ts';
 import { createTestContext, type Fixture, seedWorkspace, type TestContext } from '../helpers.ts';
 
 /**
@@ -74,6 +76,55 @@ describe('rank boards within their budget', () => {
     // a (6) + b (6) > 10: b waits while a is read.
     expect(await settle(cache, refs.b!)).toBeNull();
     expect(cache.ready(refs.a!)?.size).toBe(6);
+  });
+
+  it('holds a board too large for full entries as a compact board, within the bytes', async () => {
+    const cache = new BoardCache(ctx.db, new Changes(ChangeBus.local(), true), 10, 1024 * 1024);
+    const big = await settle(cache, refs.big!);
+    expect(big).toBeInstanceOf(CompactBoard);
+    expect(big?.size).toBe(12);
+    // A full board still fits its entries beside it.
+    expect(await settle(cache, refs.a!)).not.toBeInstanceOf(CompactBoard);
+    expect(cache.ready(refs.big!)).toBe(big);
+  });
+
+  it("applies a write's changed values to a compact board once: not when the board was read after it", async () => {
+    const bus = ChangeBus.local();
+    const cache = new BoardCache(ctx.db, new Changes(bus, true), 0, 1024 * 1024);
+    const ref = refs.big!;
+    const first = (await settle(cache, ref)) as CompactBoard;
+    // The board's statistic is asked for in detail from now on.
+    expect(bus.detailed([ref.statId, 'other'])).toEqual([ref.statId]);
+    const best = first.valueAt(0)!;
+    // A write the board has not seen: its xid is not in the board's snapshot, so the move applies.
+    const [late] = await ctx.db.query<{ xid: string }>(`SELECT pg_current_xact_id()::text AS xid`);
+    const move = (xid: string) =>
+      bus.applyLocal({
+        topic: 'values',
+        workspaceId: fx.workspaceId,
+        pairs: [[ref.seasonId, ref.statId]],
+        moves: { xid, stats: [ref.statId], rows: [[ref.seasonId, ref.statId, null, best + 100]] },
+      });
+    move(late!.xid);
+    expect(cache.ready(ref)).toBe(first);
+    expect(first.size).toBe(13);
+    expect(first.valueAt(0)).toBe(best + 100);
+    // A board read after that write committed saw it (its snapshot): the same change is not applied again.
+    bus.applyLocal({ topic: 'values', workspaceId: fx.workspaceId, pairs: [[ref.seasonId, ref.statId]] });
+    const second = (await settle(cache, ref)) as CompactBoard;
+    expect(second).not.toBe(first);
+    move(late!.xid);
+    expect(second.size).toBe(12);
+  });
+
+  it("reads a compact board's values in chunks, whatever their size", async () => {
+    const whole = await boardRuns(ctx.db, refs.big!);
+    expect([...whole.counts].reduce((a, b) => a + b, 0)).toBe(12);
+    for (const chunk of [1, 4, 5]) {
+      const parts = await boardRuns(ctx.db, { ...refs.big!, chunk });
+      expect([...parts.values]).toEqual([...whole.values]);
+      expect([...parts.counts]).toEqual([...whole.counts]);
+    }
   });
 
   it('holds nothing without a budget', async () => {

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_CHANNEL, ChangeBus } from '#src/cache/bus.ts';
+import type { Config } from '#src/config.ts';
 import { openPg } from '#src/db/pg.ts';
 import type { Db } from '#src/db/types.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
+import { CompactBoard } from '#src/modules/leaderboards/compact-board.ts';
 import type { Leaderboard, LeaderboardQuery } from '#src/modules/leaderboards/service.ts';
 import { buildServices, type Services } from '#src/services.ts';
 import {
@@ -17,12 +19,15 @@ import {
 } from '../helpers.ts';
 
 /** Two instances of the service layer on one PostgreSQL database, as two processes behind a load balancer. */
-async function instance(url: string): Promise<{ db: Db; bus: ChangeBus; services: Services; close(): Promise<void> }> {
+async function instance(
+  url: string,
+  overrides: Partial<Config> = {},
+): Promise<{ db: Db; bus: ChangeBus; services: Services; close(): Promise<void> }> {
   const db = openPg(url, { poolSize: 3 });
   const bus = await ChangeBus.postgres(url, async (payload) => {
     await db.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]);
   });
-  const services = buildServices(db, testConfig(), { bus });
+  const services = buildServices(db, { ...testConfig(), ...overrides }, { bus });
   return {
     db,
     bus,
@@ -112,6 +117,45 @@ describe.skipIf(TEST_DATABASE_URL === null)('several instances sharing PostgreSQ
       modBatch({ stats: [{ key: stat, value: 9 }], observedAt: new Date(Date.now() + 1000).toISOString() }) as never,
     );
     await eventually(async () => (await board(b.services, key, { season: 's1', stat })).entries[0]?.value === 9);
+  });
+
+  it('a compact rank board on one instance is read again after values ingested through the other', async () => {
+    // Every board compact on this instance (no room for full entries).
+    const c = await instance(t.url!, { rankCacheEntries: 0 });
+    try {
+      const key = (await c.services.keys.verify(fx.keys.website!))!;
+      const ingestKey = (await a.services.keys.verify(fx.keys.client!))!;
+      const stat = 'compact:multi';
+      const players = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+      const send = (i: number, value: number, observedAt: string) =>
+        a.services.ingest.ingest(
+          ingestKey,
+          modBatch({
+            uuid: players[i],
+            username: `M${i}`,
+            sessionId: crypto.randomUUID(),
+            observedAt,
+            stats: [{ key: stat, value }],
+          }) as never,
+        );
+      for (const i of [0, 1, 2]) await send(i, 10 * (i + 1), '2026-10-01T00:00:00Z');
+      const [def] = await a.db.query<{ id: string }>(
+        'SELECT id FROM stat_definitions WHERE workspace_id = $1 AND key = $2',
+        [fx.workspaceId, stat],
+      );
+      const ref = { workspaceId: fx.workspaceId, seasonId: fx.seasonId, statId: def!.id, order: 'desc' as const };
+      const rank = async (i: number) =>
+        JSON.parse(
+          (await c.services.leaderboards.rankJson(key, { season: 's1', stat, player: players[i]! })).toString(),
+        ).entry.rank as number;
+      await eventually(
+        async () => (await rank(0)) === 3 && c.services.leaderboards.boards.ready(ref) instanceof CompactBoard,
+      );
+      await send(0, 99, '2026-10-02T00:00:00Z');
+      await eventually(async () => (await rank(0)) === 1 && (await rank(2)) === 2);
+    } finally {
+      await c.close();
+    }
   });
 
   it('a season activated on one instance is the one the other ingests into', async () => {

@@ -11,11 +11,14 @@ import { getJson, ingestOk } from '../http/support.ts';
 
 /**
  * Boards held in memory (the default), boards larger than the budget (answered by queries after their size is
- * counted), and no board cache at all (every read a query).
+ * counted), boards held as counts only (compact boards: larger than the budget of full entries, within the bytes),
+ * and no board cache at all (every read a query).
  */
 describe.each<{ name: string; env: Record<string, string>; overrides: Partial<Config> }>([
   { name: 'boards in memory', env: {}, overrides: {} },
-  { name: 'boards over the budget', env: {}, overrides: { rankCacheEntries: 3 } },
+  // Room for 3 full entries and no compact board (its fixed part alone is larger).
+  { name: 'boards over the budget', env: {}, overrides: { rankCacheEntries: 3, rankCacheBytes: 4_500 } },
+  { name: 'compact boards', env: {}, overrides: { rankCacheEntries: 3 } },
   { name: 'no board cache', env: { RANK_CACHE_MB: '0' }, overrides: {} },
 ])('$name', ({ env, overrides }) => {
   let ctx: TestContext;

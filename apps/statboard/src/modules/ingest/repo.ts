@@ -75,20 +75,22 @@ export interface GroupRows {
  * moves only when the value changes. With `history`, the value and observation it replaced are kept and returned
  * for `historyInsert`; with `rows` (implied by `history`), the rows written are returned.
  */
-export function valueUpsert(history: boolean, rows = history): string {
+export function valueUpsert(history: boolean, rows = history, replaced = false): string {
   return `ON CONFLICT (season_id, stat_id, player_id) DO UPDATE SET
          value = excluded.value,
          observed_at = excluded.observed_at,
          updated_at = CASE WHEN player_stats.value = excluded.value THEN player_stats.updated_at ELSE excluded.updated_at END
-         ${history ? ', replaced_value = player_stats.value, replaced_observed_at = player_stats.observed_at' : ''}
+         ${history ? ', replaced_value = player_stats.value, replaced_observed_at = player_stats.observed_at' : replaced ? ', replaced_value = player_stats.value' : ''}
        WHERE player_stats.observed_at <= excluded.observed_at
          AND (player_stats.value <> excluded.value OR player_stats.observed_at < excluded.observed_at)
        RETURNING ${
          history
            ? 'player_id, season_id, stat_id, value, observed_at, replaced_value, replaced_observed_at'
-           : rows
-             ? 'player_id, season_id, stat_id, value'
-             : '1'
+           : replaced
+             ? 'player_id, season_id, stat_id, value, replaced_value'
+             : rows
+               ? 'player_id, season_id, stat_id, value'
+               : '1'
        }`;
 }
 
@@ -124,6 +126,8 @@ export interface GroupWritten {
   messages: number;
   /** Boards (season id + statistic id) whose candidate became rank 1. */
   leaders: string[];
+  /** [compact boards] With `moved`: the values that changed of those statistics, and the transaction's id. */
+  moves: { xid: string; rows: [seasonId: string, statId: string, from: number | null, to: number][] } | null;
 }
 
 /**
@@ -138,10 +142,24 @@ export async function writeGroup(
   g: GroupRows,
   /** Null: no webhook outbox (a writer built without integrations: tools, benchmarks). */
   candidates: readonly LeaderCandidateRow[] | null = null,
+  /**
+   * [compact boards] Statistics (definition ids) whose changed public values are returned (`moves`): each
+   * value's previous one (none for a new value) and new one, with the transaction's id. Empty: none (no cost).
+   */
+  moved: readonly string[] = [],
 ): Promise<GroupWritten> {
   const outbox = candidates !== null;
   const leaders = outbox && candidates.length > 0;
-  const rows = await db.query<GroupWritten['players'][number] & { messages: number; leaders: string[] }>(
+  // [compact boards] The parameter after the outbox's and the leaders'.
+  const movedParam = moved.length === 0 ? 0 : outbox ? (leaders ? 20 : 16) : 15;
+  const rows = await db.query<
+    GroupWritten['players'][number] & {
+      messages: number;
+      leaders: string[];
+      moves: [string, string, number | null, number][] | null;
+      xid: string | null;
+    }
+  >(
     `WITH input AS (
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) WITH ORDINALITY AS t(w, u, n, o, i)
      ), before AS (
@@ -154,7 +172,7 @@ export async function writeGroup(
                          THEN excluded.username ELSE players.username END,
          username_observed_at = GREATEST(players.username_observed_at, excluded.username_observed_at),
          last_seen_at = now(), updated_at = now()
-       RETURNING id, workspace_id, uuid, username, first_seen_at, (xmax = 0) AS inserted
+       RETURNING id, workspace_id, uuid, username, first_seen_at, (xmax = 0) AS inserted, public
      ), ids AS (
        SELECT input.i, up.id FROM up JOIN input ON input.w = up.workspace_id AND input.u = up.uuid
      ), items AS (
@@ -166,7 +184,7 @@ export async function writeGroup(
        JOIN items ON items.i = v.it
        JOIN ids ON ids.i = items.p
        ORDER BY items.s, v.d, ids.id
-       ${valueUpsert(history, leaders)}
+       ${valueUpsert(history, leaders, movedParam > 0)}
      ), history_rows AS (
        ${historyInsert(history)}
      ), session_rows AS (
@@ -198,6 +216,15 @@ export async function writeGroup(
        up.inserted AS created,
        (${outbox ? '(SELECT count(*) FROM first_seen)' : '0'}${leaders ? ' + (SELECT count(*) FROM leader_messages)' : ''})::int AS messages,
        ${leaders ? "(SELECT coalesce(json_agg(s::text || d::text), '[]'::json) FROM leaders)" : "'[]'::json"} AS leaders
+       ${
+         // [compact boards] Once (on the first row): the public values that changed, as [season, stat, from, to].
+         movedParam > 0
+           ? `, CASE WHEN row_number() OVER () = 1 THEN (
+               SELECT coalesce(json_agg(json_build_array(r.season_id, r.stat_id, r.replaced_value, r.value)), '[]'::json)
+               FROM stat_rows r JOIN up m ON m.id = r.player_id WHERE m.public AND r.stat_id = ANY($${movedParam}::uuid[])
+             ) END AS moves, pg_current_xact_id()::text AS xid`
+           : ', NULL::json AS moves, NULL::text AS xid'
+       }
      FROM up LEFT JOIN before b ON b.workspace_id = up.workspace_id AND b.uuid = up.uuid CROSS JOIN notified`,
     [
       uuidArray(g.players.map((r) => r.workspaceId)),
@@ -223,12 +250,15 @@ export async function writeGroup(
             uuidArray(candidates.map((c) => c.playerUuid)),
           ]
         : []),
+      ...(movedParam > 0 ? [uuidArray(moved)] : []),
     ],
   );
+  const first = rows[0];
   return {
     players: rows,
-    messages: rows[0]?.messages ?? 0,
-    leaders: rows[0]?.leaders ?? [],
+    messages: first?.messages ?? 0,
+    leaders: first?.leaders ?? [],
+    moves: first?.xid ? { xid: first.xid, rows: first.moves ?? [] } : null,
   };
 }
 

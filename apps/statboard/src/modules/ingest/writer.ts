@@ -344,6 +344,8 @@ export class IngestWriter {
       }
     }
     const candidates = watched.length > 0 ? await this.hooks!.leaders.candidates(db, watched) : [];
+    // [compact boards] The group's statistics whose changes this process's caches want with their old values.
+    const moved = this.bus.detailed(statRows.map((r) => r.statId));
     const written = await repo.writeGroup(
       db,
       this.limits.history !== false,
@@ -359,6 +361,7 @@ export class IngestWriter {
         },
       },
       this.hooks ? candidates : null,
+      moved,
     );
     const renamed = new Map<string, string[]>();
     const grown = new Set<string>();
@@ -367,9 +370,17 @@ export class IngestWriter {
       if (p.created) grown.add(p.workspace_id);
     }
     return {
-      notified,
+      // [compact boards] This process's own caches get the changed values too (never in a NOTIFY).
+      notified: written.moves
+        ? notified.map((c) => ({ ...c, moves: { xid: written.moves!.xid, stats: moved, rows: written.moves!.rows } }))
+        : notified,
       toPublish: [
-        ...[...renamed].map(([workspaceId, players]) => ({ topic: 'player' as const, workspaceId, players })),
+        ...[...renamed].map(([workspaceId, players]) => ({
+          topic: 'player' as const,
+          workspaceId,
+          players,
+          nameOnly: true,
+        })),
         ...[...grown].map((workspaceId) => ({ topic: 'roster' as const, workspaceId })),
       ],
       committed: () => {

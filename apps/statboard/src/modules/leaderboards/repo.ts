@@ -1,4 +1,4 @@
-import type { Queryable } from '#src/db/types.ts';
+import type { Db, Queryable } from '#src/db/types.ts';
 
 export interface DefinitionRow {
   id: string;
@@ -164,12 +164,46 @@ export function rankWindow(
   q: { workspaceId: string; seasonId: string; statId: string; order: 'asc' | 'desc'; uuid: string; around: number },
 ): Promise<RankWindowRow[]> {
   const b = boardSql(q.order);
+  return db.query<RankWindowRow>(
+    `WITH ${windowSql(q.order)}, first AS (
+       SELECT * FROM win ORDER BY value ${b.best}, updated_at, uuid LIMIT 1
+     ), ${countsSql(q.order)}
+     SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}, c.better, c.position,
+       ((SELECT count(*) FROM ${b.values}) - h.total)::int AS total
+     FROM win w, counts c, hidden h
+     ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
+    [q.workspaceId, q.seasonId, q.statId, q.uuid, q.around],
+  );
+}
+
+/**
+ * The window of `rankWindow` alone, without its counts: for a board whose counts are held in memory (a compact
+ * board), index ranges next to the player's value, whatever the board's size. No rows: no public value.
+ */
+export function rankNeighbours(
+  db: Queryable,
+  q: { workspaceId: string; seasonId: string; statId: string; order: 'asc' | 'desc'; uuid: string; around: number },
+): Promise<BoardRow[]> {
+  const b = boardSql(q.order);
+  return db.query<BoardRow>(
+    `WITH ${windowSql(q.order)}
+     SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}
+     FROM win w ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
+    [q.workspaceId, q.seasonId, q.statId, q.uuid, q.around],
+  );
+}
+
+/**
+ * CTEs \`me\` (the player's public entry, by $4), \`above\`/\`below\` (up to $5 entries each side) and \`win\` (all of
+ * them): index ranges next to the player's value.
+ */
+function windowSql(order: 'asc' | 'desc'): string {
+  const b = boardSql(order);
   // The player's value, time and UUID as scalar subqueries: parameters of the index ranges (see countsSql).
   const mv = '(SELECT value FROM me)';
   const mu = '(SELECT updated_at FROM me)';
   const mi = '(SELECT uuid FROM me)';
-  return db.query<RankWindowRow>(
-    `WITH me AS (
+  return `me AS (
        SELECT ${b.cols} FROM players p JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2 AND s.stat_id = $3
        WHERE p.workspace_id = $1 AND p.uuid = $4 AND p.public
      ), above AS (
@@ -196,15 +230,7 @@ export function rankWindow(
        ) x ORDER BY x.value ${b.best}, x.updated_at, x.uuid LIMIT $5
      ), win AS (
        SELECT * FROM above UNION ALL SELECT * FROM me UNION ALL SELECT * FROM below
-     ), first AS (
-       SELECT * FROM win ORDER BY value ${b.best}, updated_at, uuid LIMIT 1
-     ), ${countsSql(q.order)}
-     SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}, c.better, c.position,
-       ((SELECT count(*) FROM ${b.values}) - h.total)::int AS total
-     FROM win w, counts c, hidden h
-     ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
-    [q.workspaceId, q.seasonId, q.statId, q.uuid, q.around],
-  );
+     )`;
 }
 
 /**
@@ -229,4 +255,121 @@ export function boardPage(
      ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
     [q.workspaceId, q.seasonId, q.statId, q.limit, q.offset],
   );
+}
+
+/**
+ * `limit` entries of a board from the `skip`-th public entry (0: the first) whose value is `value`, in leaderboard
+ * order: a page whose position a compact board found (the value at that position, and the public values before
+ * it: `skip` is the position less the values strictly better). Index ranges from `value` on: the ties at `value`
+ * past `skip` of them (in their order: earlier \`updated_at\`, then lower UUID), then the worse values.
+ */
+export function pageFrom(
+  db: Queryable,
+  q: { seasonId: string; statId: string; order: 'asc' | 'desc'; value: number; skip: number; limit: number },
+): Promise<BoardRow[]> {
+  const b = boardSql(q.order);
+  return db.query<BoardRow>(
+    `SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS} FROM (
+       (SELECT ${b.cols} FROM ${b.board} AND s.value = $1 ORDER BY s.updated_at, p.uuid LIMIT $4 OFFSET $5)
+       UNION ALL
+       (SELECT ${b.cols} FROM ${b.board} AND s.value ${b.worse} $1
+         ORDER BY s.value ${b.best}, s.updated_at FETCH FIRST $4 ROWS WITH TIES)
+     ) w ORDER BY w.value ${b.best}, w.updated_at, w.uuid LIMIT $4`,
+    [q.value, q.seasonId, q.statId, q.limit, q.skip],
+  );
+}
+
+/** Distinct values read per statement of `boardRuns` (~1.5 MB of text each: no large transient buffers). */
+const RUNS_CHUNK = 65_536;
+
+/**
+ * A board's values for a compact board: its distinct values in ascending order and how many of each (all
+ * players'), read from \`player_stats_top_idx\` in chunks of RUNS_CHUNK distinct values, each chunk one row of
+ * \`float8send\`/\`int4send\` bytes (one aggregated value instead of a row per value: no text to parse); the
+ * hidden players' values (few, by \`players_hidden_idx\`) to take off; and the snapshot all of it was read in
+ * (the writes it saw are not to be applied to the board again). A board of one chunk is one statement; a larger
+ * one is read again in one REPEATABLE READ transaction (one snapshot for every chunk).
+ */
+export async function boardRuns(
+  db: Db,
+  q: { workspaceId: string; seasonId: string; statId: string; chunk?: number },
+): Promise<{ values: Float64Array; counts: Int32Array; hidden: number[]; snapshot: string }> {
+  const size = q.chunk ?? RUNS_CHUNK;
+  const first = await runsFrom(db, q, null, size, true);
+  if (first.values.length < size) return { ...first, hidden: first.hidden!, snapshot: first.snapshot! };
+  return db.transaction(async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    const head = await runsFrom(tx, q, null, size, true);
+    const values = [head.values];
+    const counts = [head.counts];
+    for (let last = head.values; last.length === size; ) {
+      const next = await runsFrom(tx, q, last[size - 1]!, size, false);
+      values.push(next.values);
+      counts.push(next.counts);
+      last = next.values;
+    }
+    return {
+      values: concat(values, Float64Array),
+      counts: concat(counts, Int32Array),
+      hidden: head.hidden!,
+      snapshot: head.snapshot!,
+    };
+  });
+}
+
+/** Up to `size` runs of values above `after` (null: from the lowest); `head`: with the hidden values and snapshot. */
+async function runsFrom(
+  db: Queryable,
+  q: { workspaceId: string; seasonId: string; statId: string },
+  after: number | null,
+  size: number,
+  head: boolean,
+): Promise<{ values: Float64Array; counts: Int32Array; hidden: number[] | null; snapshot: string | null }> {
+  const rows: {
+    vals: Uint8Array | null;
+    counts: Uint8Array | null;
+    hidden: number[] | null;
+    snapshot: string | null;
+  }[] = await db.query(
+    `SELECT r.vals, r.counts,
+         ${
+           head
+             ? `pg_current_snapshot()::text AS snapshot,
+         (SELECT coalesce(array_agg(s.value), '{}') FROM players p
+          JOIN player_stats s ON s.player_id = p.id AND s.season_id = $1 AND s.stat_id = $2
+          WHERE p.workspace_id = $5 AND NOT p.public) AS hidden`
+             : 'NULL AS snapshot, NULL AS hidden'
+         }
+       FROM (
+         SELECT string_agg(float8send(v), ''::bytea ORDER BY v) AS vals, string_agg(int4send(c), ''::bytea ORDER BY v) AS counts
+         FROM (SELECT value AS v, count(*)::int AS c FROM player_stats
+               WHERE season_id = $1 AND stat_id = $2 AND ($3::float8 IS NULL OR value > $3)
+               GROUP BY value ORDER BY value LIMIT $4) x
+       ) r`,
+    [q.seasonId, q.statId, after, size, ...(head ? [q.workspaceId] : [])],
+  );
+  const r = rows[0];
+  const vals = r?.vals ?? new Uint8Array(0);
+  const cs = r?.counts ?? new Uint8Array(0);
+  const n = vals.length / 8;
+  const view = new DataView(vals.buffer, vals.byteOffset, vals.byteLength);
+  const cview = new DataView(cs.buffer, cs.byteOffset, cs.byteLength);
+  const values = new Float64Array(n);
+  const counts = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    values[i] = view.getFloat64(i * 8);
+    counts[i] = cview.getInt32(i * 4);
+  }
+  return { values, counts, hidden: r?.hidden?.map(Number) ?? null, snapshot: r?.snapshot ?? null };
+}
+
+function concat<T extends Float64Array | Int32Array>(parts: T[], make: new (n: number) => T): T {
+  if (parts.length === 1) return parts[0]!;
+  const out = new make(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }

@@ -8,7 +8,8 @@ import { isoRequired } from '#src/lib/time.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import { type Player, permittedPlayer, toPlayer } from '#src/modules/players/service.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
-import { type BoardCache, type BoardRef, boardEntry } from './boards.ts';
+import { type BoardCache, type BoardRef, boardEntry, type HeldBoard } from './boards.ts';
+import type { CompactBoard } from './compact-board.ts';
 import { type BoardEntry, entryTail, RankBoard } from './rank-board.ts';
 import { clampLimit, competitionRanks } from './ranking.ts';
 import * as repo from './repo.ts';
@@ -45,27 +46,44 @@ export interface RankQuery {
 /** Bytes of cached leaderboard tops (a top 100 is ~12 KB, a top 10 ~1.3 KB). */
 const TOP_CACHE_BYTES = 16 * 1024 * 1024;
 
+/** How long an answer waits for its board being read before it queries the board instead. */
+const LOAD_WAIT_MS = 1_000;
+
+/** Bytes of cached ranks and pages past the top (a rank with `around=5` is ~2.5 KB, a page of 100 ~12 KB). */
+const RANK_ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
+
 /** Ranked values of one statistic in one season. */
 export class LeaderboardService {
   /** Definitions by `workspace|key` (hits only: a key seen later by ingest must not stay unknown). */
   private readonly definitions: Cache<string, repo.DefinitionRow | null> | null;
   /** The serialized answer (UTF-8 bytes, sent as they are) by `workspace|season|stat|limit`, for unrestricted keys. */
   private readonly tops: Cache<string, Buffer> | null;
+  /**
+   * Ranks by `workspace|season|stat|r:player:around` and pages past the top by `workspace|season|stat|o:offset:limit`
+   * (the serialized answers, for unrestricted keys): dropped with their board's values, as the tops are.
+   */
+  private readonly answers: Cache<string, Buffer> | null;
 
   constructor(
     private readonly db: Db,
     changes: Changes,
     private readonly seasons: SeasonService,
-    private readonly boards: BoardCache,
+    /** The rank boards held in memory (read by tests to know which kind answers). */
+    readonly boards: BoardCache,
   ) {
     const definitions = changes.cache<string, repo.DefinitionRow | null>('stat_definition', 60_000, 20_000);
     const tops = changes.cache<string, Buffer>('leaderboard_top', 30_000, 2_000, {
       max: TOP_CACHE_BYTES,
       sizeOf: (b) => b.length + 100,
     });
+    const answers = changes.cache<string, Buffer>('rank_answer', 30_000, 10_000, {
+      max: RANK_ANSWER_CACHE_BYTES,
+      sizeOf: (b) => b.length + 150,
+    });
     this.definitions = definitions;
     this.tops = tops;
-    if (definitions && tops) changes.onChange((c) => invalidate(c, definitions, tops));
+    this.answers = answers;
+    if (definitions && tops && answers) changes.onChange((c) => invalidate(c, definitions, [tops, answers]));
   }
 
   /** A public statistic definition by key; unknown or not public is 404 (the rule of every key read of one). */
@@ -106,33 +124,57 @@ export class LeaderboardService {
     // A page further down is a slice of the rank board (its ranks are global without counting the entries before
     // it), at once when the board is current; only the tops are cached as answers (thousands of pages would push
     // them out).
-    if (offset > 0)
-      return this.withBoard(
-        key,
-        season,
-        def,
-        (board) => page(board, season, def, offset, limit),
-        () => this.queriedPage(key.workspaceId, season, def, offset, limit),
-      );
+    if (offset > 0) {
+      const answer = () =>
+        this.withBoard(
+          key,
+          season,
+          def,
+          (board) => page(board, season, def, offset, limit),
+          (board, ref) => this.countedPage(board, ref, season, def, offset, limit),
+          () => this.queriedPage(key.workspaceId, season, def, offset, limit),
+        );
+      return this.cachedAnswer(`${key.workspaceId}|${season.id}|${def.id}|o:${offset}:${limit}`, answer);
+    }
     if (!this.tops) return this.build(key, season, def, limit, 0);
     const cacheKey = `${key.workspaceId}|${season.id}|${def.id}|${limit}`;
     return this.tops.peek(cacheKey) ?? this.tops.get(cacheKey, () => this.build(key, season, def, limit, 0));
   }
 
+  /** An answer (of an unrestricted key) from the answers' cache, at once when it is there, else `answer`'s. */
+  private cachedAnswer(cacheKey: string, answer: () => Maybe<Buffer>): Maybe<Buffer> {
+    if (!this.answers) return answer();
+    return this.answers.peek(cacheKey) ?? this.answers.get(cacheKey, async () => answer());
+  }
+
   /**
-   * `answer` of the current board: at once when it is current, else once it is read; `query` when the board is
-   * not held in memory (larger than RANK_CACHE_MB, or no cache).
+   * `answer` of the current board: at once when it is current, else once it is read; `counted` when only its
+   * counts are held (a compact board); `query` when the board is not held in memory (larger than RANK_CACHE_MB,
+   * or no cache).
    */
   private withBoard(
     key: AuthKey,
     season: Season,
     def: repo.DefinitionRow,
     answer: (board: RankBoard) => Buffer,
+    counted: (board: CompactBoard, ref: BoardRef) => Promise<Buffer>,
     query: () => Promise<Buffer>,
   ): Maybe<Buffer> {
     const ref: BoardRef = { workspaceId: key.workspaceId, seasonId: season.id, statId: def.id, order: def.sort_order };
+    const use = (board: HeldBoard | null | undefined): Maybe<Buffer> =>
+      board instanceof RankBoard ? answer(board) : board ? counted(board, ref) : query();
     const ready = this.boards.ready(ref);
-    return ready ? answer(ready) : this.boards.board(ref).then((board) => (board ? answer(board) : query()));
+    return ready ? use(ready) : this.boards.board(ref).then((board) => (board ? use(board) : this.afterLoad(ref, use)));
+  }
+
+  /**
+   * A board not in memory yet: when it is being read, the answer waits for it (up to LOAD_WAIT_MS) rather than
+   * query the board meanwhile (on a large board, a query costs the database more than reading the board, and many
+   * of them slow its reading down); else, or if it is not current then, `use(null)` (the query).
+   */
+  private async afterLoad(ref: BoardRef, use: (board: HeldBoard | null) => Maybe<Buffer>): Promise<Buffer> {
+    if (await this.boards.loadedWithin(ref, LOAD_WAIT_MS)) return use(await this.boards.board(ref));
+    return use(null);
   }
 
   /** The answer of `json` with one query: the top of a board, or a player-restricted key's board (its players'). */
@@ -184,12 +226,15 @@ export class LeaderboardService {
     const answer = (d: repo.DefinitionRow): Maybe<Buffer> =>
       key.players.length > 0
         ? this.restrictedRank(key, uuid, season, d, around)
-        : this.withBoard(
-            key,
-            season,
-            d,
-            (board) => rankAnswer(board, season, d, uuid, around),
-            () => this.queriedRank(key.workspaceId, uuid, season, d, around),
+        : this.cachedAnswer(`${key.workspaceId}|${season.id}|${d.id}|r:${uuid}:${around}`, () =>
+            this.withBoard(
+              key,
+              season,
+              d,
+              (board) => rankAnswer(board, season, d, uuid, around),
+              (board, ref) => this.countedRank(board, ref, uuid, season, d, around),
+              () => this.queriedRank(key.workspaceId, uuid, season, d, around),
+            ),
           );
     return def instanceof Promise ? def.then(answer) : answer(def);
   }
@@ -221,6 +266,68 @@ export class LeaderboardService {
     return Buffer.from(
       `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"total":${first.total},` +
         `"entry":{"rank":${own.rank},${entryTail(own.entry)},"entries":${rankedJson(ranked)}}`,
+    );
+  }
+
+  /**
+   * A rank on a compact board: the window from index ranges next to the player's value (no counting), each
+   * entry's competition rank one more than the public values the board holds strictly better than its value,
+   * the total the board's size. Should the board change while the window is read (the counts would not be of the
+   * window's values), the answer is `queriedRank`'s.
+   */
+  private async countedRank(
+    board: CompactBoard,
+    ref: BoardRef,
+    uuid: string,
+    season: Season,
+    def: repo.DefinitionRow,
+    around: number,
+  ): Promise<Buffer> {
+    const version = board.version;
+    const rows = await repo.rankNeighbours(this.db, { ...ref, uuid, around });
+    if (!this.boards.current(ref, board, version)) return this.queriedRank(ref.workspaceId, uuid, season, def, around);
+    if (rows.length === 0) throw noValue(def.key);
+    const ranked = rows.map((r) => ({ entry: boardEntry(r), rank: board.better(r.value) + 1 }));
+    const own = ranked.find((r) => r.entry.uuid === uuid)!;
+    return Buffer.from(
+      `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"total":${board.size},` +
+        `"entry":{"rank":${own.rank},${entryTail(own.entry)},"entries":${rankedJson(ranked)}}`,
+    );
+  }
+
+  /**
+   * A page on a compact board: the value at `offset` and the public values strictly better than it come from the
+   * board; the page is read from the index at that value, past the ties that come before `offset` (at most
+   * `offset` rows, never a count of the board). Should the board change meanwhile, or the rows not be those the
+   * board expects, the answer is `queriedPage`'s.
+   */
+  private async countedPage(
+    board: CompactBoard,
+    ref: BoardRef,
+    season: Season,
+    def: repo.DefinitionRow,
+    offset: number,
+    limit: number,
+  ): Promise<Buffer> {
+    const version = board.version;
+    const value = board.valueAt(offset);
+    let rows: repo.BoardRow[] = [];
+    let better = 0;
+    if (value !== undefined) {
+      better = board.better(value);
+      rows = await repo.pageFrom(this.db, { ...ref, value, skip: offset - better, limit });
+    }
+    const expected = Math.max(0, Math.min(limit, board.size - offset));
+    if (
+      !this.boards.current(ref, board, version) ||
+      rows.length !== expected ||
+      (value !== undefined && rows[0]!.value !== value)
+    ) {
+      return this.queriedPage(ref.workspaceId, season, def, offset, limit);
+    }
+    const ranked = withRanks(rows, better, offset);
+    return Buffer.from(
+      `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"entries":${rankedJson(ranked)}}`,
     );
   }
 
@@ -329,11 +436,12 @@ function publicOnly(def: repo.DefinitionRow | null, statKey: string): repo.Defin
 function invalidate(
   c: Change | null,
   definitions: Cache<string, repo.DefinitionRow | null>,
-  tops: Cache<string, Buffer>,
+  /** Answers by `workspace|season|stat|…` (no `|` in the last part). */
+  answers: Cache<string, Buffer>[],
 ): void {
   if (c === null) {
     definitions.clear();
-    tops.clear();
+    for (const a of answers) a.clear();
     return;
   }
   if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster' || c.topic === 'session') return;
@@ -341,9 +449,9 @@ function invalidate(
   if (c.topic === 'definition') definitions.deleteWhere((k) => k.startsWith(ws));
   if (c.topic === 'values' && c.pairs) {
     const touched = new Set(c.pairs.map(([season, stat]) => `${ws}${season}|${stat}|`));
-    tops.deleteWhere((k) => touched.has(k.slice(0, k.lastIndexOf('|') + 1)));
+    for (const a of answers) a.deleteWhere((k) => touched.has(k.slice(0, k.lastIndexOf('|') + 1)));
   } else {
     // Visibility or names of players, definitions, seasons, or values without detail: the whole workspace.
-    tops.deleteWhere((k) => k.startsWith(ws));
+    for (const a of answers) a.deleteWhere((k) => k.startsWith(ws));
   }
 }
