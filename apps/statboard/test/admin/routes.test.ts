@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_LIST_CACHE_MS } from '#src/modules/players/admin-service.ts';
 import { ACTOR, bearer, modBatch } from '../helpers.ts';
 import { countRows, expectError, expectInvalid } from '../http/support.ts';
 import { buildTeam, PLAYER_UUID, STAT_KEY, type Team } from './support/team.ts';
@@ -288,6 +289,8 @@ describe('players and statistic definitions', () => {
     try {
       for (const name of names) {
         await w.db.db.query('UPDATE players SET username = $2 WHERE uuid = $1', [PLAYER_UUID, name]);
+        // Written behind the service's back: told as ingest tells a rename.
+        w.bus.applyLocal({ topic: 'player', workspaceId: t.workspaceId, players: [PLAYER_UUID] });
         for (const search of [undefined, name.slice(0, 3), PLAYER_UUID.toUpperCase(), 'no such player']) {
           const url = `/api/v1/admin/players${search === undefined ? '' : `?search=${encodeURIComponent(search)}`}`;
           const res = await t.browsers.readonly.app('GET', url);
@@ -304,7 +307,40 @@ describe('players and statistic definitions', () => {
       }
     } finally {
       await w.db.db.query('UPDATE players SET username = $2 WHERE uuid = $1', [PLAYER_UUID, original!.username]);
+      w.bus.applyLocal({ topic: 'player', workspaceId: t.workspaceId, players: [PLAYER_UUID] });
     }
+  });
+
+  it('keeps the list for 2 s, while a new player shows at once; last seen times are at most that late', async () => {
+    type Listed = { data: { uuid: string; last_seen_at: string }[] };
+    const list = async () => (await t.browsers.readonly.app('GET', '/api/v1/admin/players')).json() as Listed;
+    const client = await w.services.keys.create(ACTOR, t.workspaceId, {
+      name: 'list cache',
+      type: 'client',
+      scopes: ['ingest:write'],
+    });
+    const upload = async (uuid: string, username?: string) => {
+      const res = await w.app.inject({
+        method: 'POST',
+        url: '/api/v1/ingest/batch',
+        headers: bearer(client.secret),
+        payload: modBatch({ uuid, ...(username ? { username } : {}), stats: [] }),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const seen = (l: Listed) => l.data.find((p) => p.uuid === PLAYER_UUID)?.last_seen_at;
+    const first = await list();
+    const newcomer = '00000000-0000-4000-8000-00000000abcd';
+    await upload(newcomer, 'Aaron');
+    expect((await list()).data.map((p) => p.uuid)).toContain(newcomer);
+    // An upload of a known player moves its last seen time: shown within ADMIN_LIST_CACHE_MS.
+    const before = seen(await list());
+    await new Promise((r) => setTimeout(r, 20));
+    await upload(PLAYER_UUID);
+    await new Promise((r) => setTimeout(r, ADMIN_LIST_CACHE_MS + 100));
+    const after = seen(await list());
+    expect(Date.parse(after!)).toBeGreaterThan(Date.parse(before!));
+    expect(first.data.length).toBeGreaterThan(0);
   });
 
   it('caps the admin player list at 500 records', async () => {

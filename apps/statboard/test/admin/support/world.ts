@@ -28,6 +28,8 @@ export interface World extends AppInstance {
   db: TestDb;
   idp: TestIdp | null;
   clock: TestClock;
+  /** The change bus the instances share (a test that writes behind the service's back tells it here). */
+  bus: ChangeBus;
   /** Another app instance on the same database (sessions must work on every instance). */
   instance(env?: Record<string, string>): Promise<AppInstance>;
   close(): Promise<void>;
@@ -62,6 +64,7 @@ export async function createWorld(
     db,
     idp,
     clock,
+    bus,
     instance,
     async close() {
       for (const a of apps) await a.close();
