@@ -261,12 +261,7 @@ export class LeaderboardService {
     });
     const first = rows[0];
     if (!first) throw noValue(def.key);
-    const ranked = withRanks(rows, first.better, first.position);
-    const own = ranked.find((r) => r.entry.uuid === uuid)!;
-    return Buffer.from(
-      `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"total":${first.total},` +
-        `"entry":{"rank":${own.rank},${entryTail(own.entry)},"entries":${rankedJson(ranked)}}`,
-    );
+    return rankedRankJson(season, def, first.total, uuid, withRanks(rows, first.better, first.position));
   }
 
   /**
@@ -288,11 +283,7 @@ export class LeaderboardService {
     if (!this.boards.current(ref, board, version)) return this.queriedRank(ref.workspaceId, uuid, season, def, around);
     if (rows.length === 0) throw noValue(def.key);
     const ranked = rows.map((r) => ({ entry: boardEntry(r), rank: board.better(r.value) + 1 }));
-    const own = ranked.find((r) => r.entry.uuid === uuid)!;
-    return Buffer.from(
-      `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"total":${board.size},` +
-        `"entry":{"rank":${own.rank},${entryTail(own.entry)},"entries":${rankedJson(ranked)}}`,
-    );
+    return rankedRankJson(season, def, board.size, uuid, ranked);
   }
 
   /**
@@ -326,9 +317,7 @@ export class LeaderboardService {
       return this.queriedPage(ref.workspaceId, season, def, offset, limit);
     }
     const ranked = withRanks(rows, better, offset);
-    return Buffer.from(
-      `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"entries":${rankedJson(ranked)}}`,
-    );
+    return rankedPageJson(season, def, ranked);
   }
 
   /** A page past the top of a board not held in memory, with one query (ranks as `queriedRank` gives them). */
@@ -348,9 +337,7 @@ export class LeaderboardService {
       limit,
     });
     const ranked = withRanks(rows, rows[0]?.better ?? 0, offset);
-    return Buffer.from(
-      `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"entries":${rankedJson(ranked)}}`,
-    );
+    return rankedPageJson(season, def, ranked);
   }
 
   /** A rank among a player-restricted key's players: their board is small, read with one query. */
@@ -386,6 +373,32 @@ function withRanks(
 }
 
 /** Entries in board order with their ranks as the JSON array of an answer. */
+/** A rank answer (`/leaderboards/rank`) from its ranked window, `uuid`'s entry among them. */
+function rankedRankJson(
+  season: Season,
+  def: repo.DefinitionRow,
+  total: number,
+  uuid: string,
+  ranked: readonly { entry: BoardEntry; rank: number }[],
+): Buffer {
+  const own = ranked.find((r) => r.entry.uuid === uuid)!;
+  return Buffer.from(
+    `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"total":${total},` +
+      `"entry":{"rank":${own.rank},${entryTail(own.entry)},"entries":${rankedJson(ranked)}}`,
+  );
+}
+
+/** A page answer (`/leaderboards` with `offset`) from its ranked rows. */
+function rankedPageJson(
+  season: Season,
+  def: repo.DefinitionRow,
+  ranked: readonly { entry: BoardEntry; rank: number }[],
+): Buffer {
+  return Buffer.from(
+    `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"entries":${rankedJson(ranked)}}`,
+  );
+}
+
 function rankedJson(ranked: readonly { entry: BoardEntry; rank: number }[]): string {
   let out = '[';
   for (const { entry, rank } of ranked) out += `${out.length > 1 ? ',' : ''}{"rank":${rank},${entryTail(entry)}`;
