@@ -193,6 +193,8 @@ interface Route {
   kind: 'key' | 'large' | 'admin';
   paths: string[];
   admin?: boolean;
+  /** Headers besides the key or session (e.g. `accept-encoding`, as browsers and `fetch` send it). */
+  headers?: Record<string, string>;
 }
 
 interface Row {
@@ -329,6 +331,12 @@ function routes(players: number, uuids: string[], names: string[], historyUuids:
       paths: stat(2_000).map((k, i) => `/api/v1/leaderboards/rank?season=s1&stat=${k}&player=${u[i]}&around=5`),
     },
     { name: `\`/online\` (${fmtInt(ONLINE)} online)`, kind: 'large', paths: ['/api/v1/online'] },
+    {
+      name: `\`/online\` (${fmtInt(ONLINE)} online), gzip accepted (browsers, \`fetch\`)`,
+      kind: 'large',
+      paths: ['/api/v1/online'],
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    },
     { name: '`/seasons`', kind: 'key', paths: ['/api/v1/seasons'] },
     { name: '`/stats` (100 definitions)', kind: 'key', paths: ['/api/v1/stats'] },
     { name: 'admin `/players` (500 rows)', kind: 'large', admin: true, paths: ['/api/v1/admin/players'] },
@@ -492,7 +500,7 @@ async function runScale(players: number, pin: ReturnType<typeof pinForReads>): P
       : null;
     const rows: Row[] = [];
     for (const r of all) {
-      const headers = r.admin ? adminAuth : keyAuth;
+      const headers = { ...(r.admin ? adminAuth : keyAuth), ...r.headers };
       if (WARMUP > 0) {
         await getLoad({
           url: svc.url,

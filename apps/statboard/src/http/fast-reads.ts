@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { parse as parseQuery } from 'fast-querystring';
 import type { FastifyInstance, FastifySchema } from 'fastify';
@@ -14,6 +14,7 @@ import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { requestIdFor } from '#src/plugins/request-id.ts';
 import type { AccessLog } from '#src/plugins/request-logger.ts';
 import { clientAddressOf, type Trust } from './client-address.ts';
+import { gzippedFor, mayCompress, varyWithEncoding } from './compression.ts';
 import { sendJsonNowOrLater } from './json-text.ts';
 
 export { parseQuery as querystringParser };
@@ -153,8 +154,17 @@ export class FastReads {
     if (answered === undefined) return false;
     const { body, route } = answered;
     const id = requestIdFor(req);
-    res.writeHead(200, { 'x-request-id': id, 'content-type': CONTENT_TYPE, 'content-length': body.length });
-    res.end(body);
+    const gzipped = gzippedFor(body, req.headers['accept-encoding']);
+    const sent = gzipped ?? body;
+    const headers: OutgoingHttpHeaders = {
+      'x-request-id': id,
+      'content-type': CONTENT_TYPE,
+      'content-length': sent.length,
+    };
+    if (mayCompress(body.length)) headers.vary = varyWithEncoding(res.getHeader('vary'));
+    if (gzipped) headers['content-encoding'] = 'gzip';
+    res.writeHead(200, headers);
+    res.end(sent);
     this.served++;
     if (this.accessLog || this.metrics) {
       const ms = performance.now() - start;

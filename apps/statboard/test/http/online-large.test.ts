@@ -1,4 +1,7 @@
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPRESS_MIN_BYTES } from '#src/http/compression.ts';
 import { ONLINE_CACHE_MIN_PLAYERS, ONLINE_CACHE_MS } from '#src/modules/online/service.ts';
 import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { getJson, ingestOk, uuid } from './support.ts';
@@ -65,6 +68,48 @@ describe('GET /online with thousands online', () => {
     expect(res.body).toBe(JSON.stringify({ data }));
     const again = await getJson(ctx, fx.keys.website!, '/api/v1/online');
     expect(again.body).toBe(res.body);
+  });
+
+  it('sends the kept answer gzipped to clients that accept gzip, on both paths, and says it varies by it', async () => {
+    // Over real HTTP (the fast path of node:http) and through Fastify (inject): the same bytes, compressed once
+    // the kept answer is asked for again (on libuv's thread pool: a few tries).
+    const overHttp = (encoding: string | null) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const url = new URL('/api/v1/online', ctx.url);
+        const headers: Record<string, string> = { authorization: `Bearer ${fx.keys.website!}` };
+        if (encoding !== null) headers['accept-encoding'] = encoding;
+        httpGet(url, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    const viaFastify = async (encoding: string | null) => {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/v1/online',
+        headers: { authorization: `Bearer ${fx.keys.website!}`, ...(encoding ? { 'accept-encoding': encoding } : {}) },
+      });
+      return { headers: res.headers, body: res.rawPayload };
+    };
+    for (const read of [overHttp, viaFastify]) {
+      const plain = await read(null);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('Accept-Encoding');
+      expect(plain.body.length).toBeGreaterThan(COMPRESS_MIN_BYTES);
+      let zipped = await read('gzip, deflate, br');
+      for (let i = 0; i < 50 && zipped.headers['content-encoding'] !== 'gzip'; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        zipped = await read('gzip, deflate, br');
+      }
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers.vary).toBe('Accept-Encoding');
+      expect(Number(zipped.headers['content-length'])).toBe(zipped.body.length);
+      expect(zipped.body.length).toBeLessThan(plain.body.length / 3);
+      expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+      // A client that refuses gzip gets the answer as it is.
+      expect((await read('gzip;q=0, identity')).headers['content-encoding']).toBeUndefined();
+    }
   });
 
   it('serves the same answer for a moment, then the new one', async () => {
