@@ -260,22 +260,48 @@ export function boardPage(
 /**
  * `limit` entries of a board from the `skip`-th public entry (0: the first) whose value is `value`, in leaderboard
  * order: a page whose position a compact board found (the value at that position, and the public values before
- * it: `skip` is the position less the values strictly better). Index ranges from `value` on: the ties at `value`
- * past `skip` of them (in their order: earlier \`updated_at\`, then lower UUID), then the worse values.
+ * it: `skip` is the position less the values strictly better). The ties at `value` are ordered by earlier
+ * \`updated_at\`, then lower UUID; a tie can hold hundreds of thousands of entries (every player at 0), and
+ * skipping `skip` of them row by row (each joined to its player, for its UUID and whether it is public) costs
+ * milliseconds per thousand. Instead the skip is found from the index alone: `t`, the \`updated_at\` of the
+ * `skip`-th value of the tie counting every player (the public entry sought is that one or a later one, since
+ * hidden players' values only push it back), and how many public values come before `t` (the tie's values
+ * before it, counted in the index, less the hidden players' among them, few, by \`players_hidden_idx\`). The
+ * page is then an index range from `t`, past the few entries between (those at `t` itself, and as many as the
+ * hidden players before it), then the worse values.
  */
 export function pageFrom(
   db: Queryable,
-  q: { seasonId: string; statId: string; order: 'asc' | 'desc'; value: number; skip: number; limit: number },
+  q: {
+    workspaceId: string;
+    seasonId: string;
+    statId: string;
+    order: 'asc' | 'desc';
+    value: number;
+    skip: number;
+    limit: number;
+  },
 ): Promise<BoardRow[]> {
   const b = boardSql(q.order);
+  const tie = `player_stats s WHERE s.season_id = $2 AND s.stat_id = $3 AND s.value = $1`;
+  const t = '(SELECT updated_at FROM t)';
   return db.query<BoardRow>(
-    `SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS} FROM (
-       (SELECT ${b.cols} FROM ${b.board} AND s.value = $1 ORDER BY s.updated_at, p.uuid LIMIT $4 OFFSET $5)
+    `WITH t AS (
+       SELECT s.updated_at FROM ${tie} ORDER BY s.updated_at OFFSET $5 LIMIT 1
+     ), before AS (
+       SELECT (SELECT count(*) FROM ${tie} AND s.updated_at < ${t})
+         - (SELECT count(*) FROM players p JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2
+              AND s.stat_id = $3
+            WHERE p.workspace_id = $6 AND NOT p.public AND s.value = $1 AND s.updated_at < ${t}) AS n
+     )
+     SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS} FROM (
+       (SELECT ${b.cols} FROM ${b.board} AND s.value = $1 AND s.updated_at >= ${t}
+         ORDER BY s.updated_at, p.uuid LIMIT $4 OFFSET $5 - (SELECT n FROM before))
        UNION ALL
        (SELECT ${b.cols} FROM ${b.board} AND s.value ${b.worse} $1
          ORDER BY s.value ${b.best}, s.updated_at FETCH FIRST $4 ROWS WITH TIES)
      ) w ORDER BY w.value ${b.best}, w.updated_at, w.uuid LIMIT $4`,
-    [q.value, q.seasonId, q.statId, q.limit, q.skip],
+    [q.value, q.seasonId, q.statId, q.limit, q.skip, q.workspaceId],
   );
 }
 
