@@ -66,8 +66,12 @@ export function openPg(connectionString: string, options: PgOptions = {}): Db {
     keepAlive: true,
     // No JIT compilation: the service's statements are short, and where the planner's estimate of a statement
     // crosses jit_above_cost (large boards, activity over many sessions) compiling it took 100–300 ms of every
-    // execution, longer than running it.
-    options: '-c jit=off',
+    // execution, longer than running it. No Memoize either: where the planner expects a join to look up many
+    // rows (a leaderboard's neighbours, a page inside a run of ties: hundreds of thousands estimated, a handful
+    // read), it sizes Memoize's cache for the estimate when the statement starts, and that allocation took 3 ms
+    // of a rank read whose rows took 0.2 ms on a board of a million (docs/scaling.md); the service's joins look
+    // up each row once, where Memoize saves nothing.
+    options: '-c jit=off -c enable_memoize=off',
     ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),

@@ -12,6 +12,8 @@ const EXTENSIONS = { pg_trgm };
 
 /** WAL kept between checkpoints: with a checkpoint every minute, `pg_wal` stays near this size. */
 const WAL_SETTINGS = ['-c', 'max_wal_size=256MB', '-c', 'min_wal_size=64MB'];
+/** As on PostgreSQL (src/db/pg.ts): no Memoize, whose cache is sized for the planner's estimate at every start. */
+const PLANNER_SETTINGS = ['-c', 'enable_memoize=off'];
 
 export interface PgliteOptions {
   /** A checkpoint, then a flush of the files it wrote, this often (ms); 0: only at close. On disk only. */
@@ -34,10 +36,13 @@ export interface PgliteOptions {
 export async function openPglite(dataDir: string | null, options: PgliteOptions = {}): Promise<Db> {
   const db =
     dataDir === null
-      ? await PGlite.create({ extensions: EXTENSIONS })
+      ? await PGlite.create({
+          extensions: EXTENSIONS,
+          startParams: [...PGlite.defaultStartParams, ...PLANNER_SETTINGS],
+        })
       : await PGlite.create(dataDir, {
           extensions: EXTENSIONS,
-          startParams: [...PGlite.defaultStartParams, ...WAL_SETTINGS],
+          startParams: [...PGlite.defaultStartParams, ...WAL_SETTINGS, ...PLANNER_SETTINGS],
         });
   const lock = new Mutex();
   const tree = dataDir === null ? null : new TreeSync(dataDir);

@@ -68,6 +68,17 @@ describe(`transactions (${DB_KIND})`, () => {
   });
 });
 
+describe(`planner settings (${DB_KIND})`, () => {
+  it('runs every statement without Memoize (and, on PostgreSQL, without JIT)', async () => {
+    const [memoize] = await db.query<{ enable_memoize: string }>('SHOW enable_memoize');
+    expect(memoize!.enable_memoize).toBe('off');
+    if (DB_KIND === 'postgresql') {
+      const [jit] = await db.query<{ jit: string }>('SHOW jit');
+      expect(jit!.jit).toBe('off');
+    }
+  });
+});
+
 describe(`migrations (${DB_KIND})`, () => {
   it('are recorded and not applied twice, also when several run at once', async () => {
     const results = await Promise.all([migrate(db), migrate(db), migrate(db)]);
