@@ -31,17 +31,31 @@ export type Change =
     };
 
 /**
- * The public values a write changed, of the statistics `stats` (those asked for by `ChangeBus.detailed`; every
- * changed public value of them is in `rows`), and the id of the transaction that wrote them: what compact rank
- * boards follow values with, without reading them again.
+ * The values a write changed, of the statistics `stats` (those asked for by `ChangeBus.detailed`; every changed
+ * value of them is in `rows`), and the id of the transaction that wrote them: what compact rank boards follow
+ * values with, without reading them again.
  */
 export interface ValueMoves {
   /** `pg_current_xact_id()` of the write (a board read before its commit applies it, one read after does not). */
   xid: string;
   stats: readonly string[];
-  /** Each changed value: its previous value (null: it had none) and its new one. */
-  rows: readonly [seasonId: string, statId: string, from: number | null, to: number][];
+  /**
+   * Each changed value: its previous value (null: it had none) and its new one; for a hidden player's value (not
+   * on the board, but where it stands among the ties matters to pages: see CompactBoard.hiddenAt), also the
+   * player's id and the value's `updated_at` in microseconds (null for a public player's).
+   */
+  rows: readonly MovedValue[];
 }
+
+/** A changed value of `ValueMoves`. */
+export type MovedValue = [
+  seasonId: string,
+  statId: string,
+  from: number | null,
+  to: number,
+  hiddenPlayer: string | null,
+  atMicros: number | null,
+];
 
 const CHANNEL = 'statboard_changes';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; wider changes are sent less precisely. */

@@ -7,3 +7,12 @@
 export function isoText(expression: string): string {
   return `to_char((${expression}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
+
+/**
+ * SQL that gives a `timestamptz` expression as microseconds since the epoch, a float8 (exact: PostgreSQL keeps
+ * microseconds, and every one of years 1–9999 is below 2^53): how leaderboards compare `updated_at`, the tie-break,
+ * in memory without losing the microseconds a `Date` drops.
+ */
+export function microsSql(expression: string): string {
+  return `(extract(epoch FROM ${expression}) * 1000000)::float8`;
+}

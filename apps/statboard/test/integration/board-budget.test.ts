@@ -103,7 +103,7 @@ describe('rank boards within their budget', () => {
         topic: 'values',
         workspaceId: fx.workspaceId,
         pairs: [[ref.seasonId, ref.statId]],
-        moves: { xid, stats: [ref.statId], rows: [[ref.seasonId, ref.statId, null, best + 100]] },
+        moves: { xid, stats: [ref.statId], rows: [[ref.seasonId, ref.statId, null, best + 100, null, null]] },
       });
     move(late!.xid);
     expect(cache.ready(ref)).toBe(first);

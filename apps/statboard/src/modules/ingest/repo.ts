@@ -1,4 +1,6 @@
+import type { MovedValue } from '#src/cache/bus.ts';
 import { numberArray, textArray, timestampArray, uuidArray } from '#src/db/array-literal.ts';
+import { microsSql } from '#src/db/iso-text.ts';
 import type { Queryable } from '#src/db/types.ts';
 import { firstSeenOutbox, leaderOutbox } from '#src/modules/webhooks/repo.ts';
 
@@ -85,9 +87,9 @@ export function valueUpsert(history: boolean, rows = history, replaced = false):
          AND (player_stats.value <> excluded.value OR player_stats.observed_at < excluded.observed_at)
        RETURNING ${
          history
-           ? 'player_id, season_id, stat_id, value, observed_at, replaced_value, replaced_observed_at'
+           ? 'player_id, season_id, stat_id, value, observed_at, updated_at, replaced_value, replaced_observed_at'
            : replaced
-             ? 'player_id, season_id, stat_id, value, replaced_value'
+             ? 'player_id, season_id, stat_id, value, updated_at, replaced_value'
              : rows
                ? 'player_id, season_id, stat_id, value'
                : '1'
@@ -127,7 +129,7 @@ export interface GroupWritten {
   /** Boards (season id + statistic id) whose candidate became rank 1. */
   leaders: string[];
   /** [compact boards] With `moved`: the values that changed of those statistics, and the transaction's id. */
-  moves: { xid: string; rows: [seasonId: string, statId: string, from: number | null, to: number][] } | null;
+  moves: { xid: string; rows: MovedValue[] } | null;
 }
 
 /**
@@ -156,7 +158,7 @@ export async function writeGroup(
     GroupWritten['players'][number] & {
       messages: number;
       leaders: string[];
-      moves: [string, string, number | null, number][] | null;
+      moves: MovedValue[] | null;
       xid: string | null;
     }
   >(
@@ -217,11 +219,14 @@ export async function writeGroup(
        (${outbox ? '(SELECT count(*) FROM first_seen)' : '0'}${leaders ? ' + (SELECT count(*) FROM leader_messages)' : ''})::int AS messages,
        ${leaders ? "(SELECT coalesce(json_agg(s::text || d::text), '[]'::json) FROM leaders)" : "'[]'::json"} AS leaders
        ${
-         // [compact boards] Once (on the first row): the public values that changed, as [season, stat, from, to].
+         // [compact boards] Once (on the first row): the values that changed, as [season, stat, from, to], a hidden
+         // player's with its id and the value's updated_at in microseconds (MovedValue).
          movedParam > 0
            ? `, CASE WHEN row_number() OVER () = 1 THEN (
-               SELECT coalesce(json_agg(json_build_array(r.season_id, r.stat_id, r.replaced_value, r.value)), '[]'::json)
-               FROM stat_rows r JOIN up m ON m.id = r.player_id WHERE m.public AND r.stat_id = ANY($${movedParam}::uuid[])
+               SELECT coalesce(json_agg(json_build_array(r.season_id, r.stat_id, r.replaced_value, r.value,
+                   CASE WHEN NOT m.public THEN r.player_id END,
+                   CASE WHEN NOT m.public THEN ${microsSql('r.updated_at')} END)), '[]'::json)
+               FROM stat_rows r JOIN up m ON m.id = r.player_id WHERE r.stat_id = ANY($${movedParam}::uuid[])
              ) END AS moves, pg_current_xact_id()::text AS xid`
            : ', NULL::json AS moves, NULL::text AS xid'
        }

@@ -325,11 +325,14 @@ export class BoardCache {
     return board;
   }
 
-  /** A compact board: its values' runs in one row, less the hidden players' values. */
+  /** A compact board: its values' runs in one row, less the hidden players' values (which it keeps apart). */
   private async loadCompact(slot: Slot, ref: BoardRef): Promise<CompactBoard> {
     const runs = await repo.boardRuns(this.db, ref);
     const board = new CompactBoard(ref.order, runs.values, runs.counts);
-    for (const v of runs.hidden) board.move(v, null);
+    for (const [player, v, at] of runs.hidden) {
+      board.move(v, null);
+      board.hide(player, v, at);
+    }
     slot.seen = parseSnapshot(runs.snapshot);
     return board;
   }
@@ -337,8 +340,10 @@ export class BoardCache {
   /** Applies a write's changed values to a compact board, unless the board was read after the write committed. */
   private apply(slot: Slot, board: CompactBoard, m: ValueMoves): void {
     if (slot.seen && visible(slot.seen, m.xid)) return;
-    for (const [season, stat, from, to] of m.rows) {
-      if (season === slot.ref.seasonId && stat === slot.ref.statId) board.move(from, to);
+    for (const [season, stat, from, to, hiddenPlayer, at] of m.rows) {
+      if (season !== slot.ref.seasonId || stat !== slot.ref.statId) continue;
+      if (hiddenPlayer === null) board.move(from, to);
+      else board.hide(hiddenPlayer, to, at!);
     }
   }
 

@@ -5,6 +5,9 @@
  */
 export const COMPACT_FIXED_BYTES = 1024 + 1024 * 24;
 
+/** Bytes a hidden player's value is counted for (a Map entry with its key and a two-number array). */
+const HIDDEN_ENTRY_BYTES = 160;
+
 /** Changed values buffered before they are merged into the base arrays (a merge costs O(n), once per this many). */
 const MAX_DELTA = 1024;
 
@@ -39,6 +42,13 @@ export class CompactBoard {
   /** A change took out a value the board did not have: the board no longer matches the database (reload it). */
   broken = false;
 
+  /**
+   * Hidden players' values, which are not on the board, by player id: [value, updated_at in microseconds]. A page
+   * that starts inside a run of ties finds its place in the index, where hidden players' values stand among the
+   * public ones; these say how many of them come before it (`hiddenAt`). Few (players who opted out).
+   */
+  private readonly hidden = new Map<string, [value: number, atMicros: number]>();
+
   /** A board from its values' runs in ascending order of value, each distinct value with its count (> 0). */
   constructor(order: 'asc' | 'desc', values: ArrayLike<number>, counts: ArrayLike<number>) {
     this.desc = order === 'desc';
@@ -61,7 +71,22 @@ export class CompactBoard {
 
   /** Bytes the board is counted for in RANK_CACHE_MB. */
   get bytes(): number {
-    return this.keys.byteLength + (this.cum?.byteLength ?? 0) + COMPACT_FIXED_BYTES;
+    return (
+      this.keys.byteLength + (this.cum?.byteLength ?? 0) + COMPACT_FIXED_BYTES + this.hidden.size * HIDDEN_ENTRY_BYTES
+    );
+  }
+
+  /** A hidden player's value is now `value`, changed at `atMicros` (its place among the ties of `value`). */
+  hide(playerId: string, value: number, atMicros: number): void {
+    this.hidden.set(playerId, [value, atMicros]);
+    this.version++;
+  }
+
+  /** The `updated_at` (microseconds) of every hidden player's value equal to `value`. */
+  hiddenAt(value: number): number[] {
+    const at: number[] = [];
+    for (const [v, t] of this.hidden.values()) if (v === value) at.push(t);
+    return at;
   }
 
   /** Public values strictly better than `value` (its competition rank minus one). */

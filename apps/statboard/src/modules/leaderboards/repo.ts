@@ -1,3 +1,5 @@
+import { numberArray } from '#src/db/array-literal.ts';
+import { microsSql } from '#src/db/iso-text.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 
 export interface DefinitionRow {
@@ -69,7 +71,7 @@ export function boardEntries(
   q: { seasonId: string; statId: string; onlyUuids: readonly string[] | null },
 ): Promise<BoardRow[]> {
   return db.query<BoardRow>(
-    `SELECT p.id, p.uuid::text AS uuid, p.username, s.value, (extract(epoch FROM s.updated_at) * 1000000)::float8 AS at
+    `SELECT p.id, p.uuid::text AS uuid, p.username, s.value, ${microsSql('s.updated_at')} AS at
      FROM player_stats s JOIN players p ON p.id = s.player_id
      WHERE s.season_id = $1 AND s.stat_id = $2 AND p.public AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[]))`,
     [q.seasonId, q.statId, q.onlyUuids],
@@ -149,7 +151,7 @@ function countsSql(order: 'asc' | 'desc'): string {
      )`;
 }
 
-const AT_MICROS = '(extract(epoch FROM w.updated_at) * 1000000)::float8 AS at';
+const AT_MICROS = `${microsSql('w.updated_at')} AS at`;
 
 /**
  * A player's entry with up to `around` entries on each side, in leaderboard order, and the counts that give
@@ -265,24 +267,22 @@ export function boardPage(
  * skipping `skip` of them row by row (each joined to its player, for its UUID and whether it is public) costs
  * milliseconds per thousand. Instead the skip is found from the index alone: `t`, the \`updated_at\` of the
  * `skip`-th value of the tie counting every player (the public entry sought is that one or a later one, since
- * hidden players' values only push it back), and how many public values come before `t` (the tie's values
- * before it, counted in the index, less the hidden players' among them: each hidden player's value looked up by
- * the primary key, \`OFFSET 0\` keeping the planner from turning that into a scan of the tie). The page is then an
- * index range from `t`, past the few entries between (those at `t` itself, and as many as the hidden players
- * before it), then the worse values. At a million players, 1,000 of them hidden, a page 9,000 entries into a
- * tie of 35,000 costs 10–13 ms of PostgreSQL: 1.8 ms to find `t`, 1.5 to count before it, 5–8 for the hidden
- * players' values, 1.2 for the page (was 180–240 ms, every skipped row joined to its player).
+ * hidden players' values only push it back), and how many public values come before `t`: the tie's values
+ * before it, counted in the index, less the hidden players' among them, whose times the compact board holds
+ * (`hiddenAt`, in microseconds). The page is then an index range from `t`, past the few entries between (those
+ * at `t` itself, and as many as the hidden players' before it), then the worse values. At a million players, a
+ * page 9,000 entries into a tie of 35,000 costs about 4 ms of PostgreSQL (was 180–240 ms).
  */
 export function pageFrom(
   db: Queryable,
   q: {
-    workspaceId: string;
     seasonId: string;
     statId: string;
     order: 'asc' | 'desc';
     value: number;
     skip: number;
     limit: number;
+    hiddenAt: readonly number[];
   },
 ): Promise<BoardRow[]> {
   const b = boardSql(q.order);
@@ -293,10 +293,7 @@ export function pageFrom(
        SELECT s.updated_at FROM ${tie} ORDER BY s.updated_at OFFSET $5 LIMIT 1
      ), before AS (
        SELECT (SELECT count(*) FROM ${tie} AND s.updated_at < ${t})
-         - (SELECT count(*) FROM players p CROSS JOIN LATERAL (
-              SELECT 1 FROM player_stats s WHERE s.season_id = $2 AND s.stat_id = $3 AND s.player_id = p.id
-                AND s.value = $1 AND s.updated_at < ${t} OFFSET 0) h
-            WHERE p.workspace_id = $6 AND NOT p.public) AS n
+         - (SELECT count(*) FROM unnest($6::float8[]) AS h(at) WHERE h.at < ${microsSql(t)}) AS n
      )
      SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS} FROM (
        (SELECT ${b.cols} FROM ${b.board} AND s.value = $1 AND s.updated_at >= ${t}
@@ -305,9 +302,12 @@ export function pageFrom(
        (SELECT ${b.cols} FROM ${b.board} AND s.value ${b.worse} $1
          ORDER BY s.value ${b.best}, s.updated_at FETCH FIRST $4 ROWS WITH TIES)
      ) w ORDER BY w.value ${b.best}, w.updated_at, w.uuid LIMIT $4`,
-    [q.value, q.seasonId, q.statId, q.limit, q.skip, q.workspaceId],
+    [q.value, q.seasonId, q.statId, q.limit, q.skip, numberArray(q.hiddenAt)],
   );
 }
+
+/** A hidden player's value on a board: the player's id, the value, its `updated_at` in microseconds. */
+export type HiddenValue = [playerId: string, value: number, atMicros: number];
 
 /** Distinct values read per statement of `boardRuns` (~1.5 MB of text each: no large transient buffers). */
 const RUNS_CHUNK = 65_536;
@@ -316,14 +316,15 @@ const RUNS_CHUNK = 65_536;
  * A board's values for a compact board: its distinct values in ascending order and how many of each (all
  * players'), read from \`player_stats_top_idx\` in chunks of RUNS_CHUNK distinct values, each chunk one row of
  * \`float8send\`/\`int4send\` bytes (one aggregated value instead of a row per value: no text to parse); the
- * hidden players' values (few, by \`players_hidden_idx\`) to take off; and the snapshot all of it was read in
+ * hidden players' values (few, by \`players_hidden_idx\`) to take off, each with its player and time (where it
+ * stands among the ties, for pages); and the snapshot all of it was read in
  * (the writes it saw are not to be applied to the board again). A board of one chunk is one statement; a larger
  * one is read again in one REPEATABLE READ transaction (one snapshot for every chunk).
  */
 export async function boardRuns(
   db: Db,
   q: { workspaceId: string; seasonId: string; statId: string; chunk?: number },
-): Promise<{ values: Float64Array; counts: Int32Array; hidden: number[]; snapshot: string }> {
+): Promise<{ values: Float64Array; counts: Int32Array; hidden: HiddenValue[]; snapshot: string }> {
   const size = q.chunk ?? RUNS_CHUNK;
   const first = await runsFrom(db, q, null, size, true);
   if (first.values.length < size) return { ...first, hidden: first.hidden!, snapshot: first.snapshot! };
@@ -354,18 +355,18 @@ async function runsFrom(
   after: number | null,
   size: number,
   head: boolean,
-): Promise<{ values: Float64Array; counts: Int32Array; hidden: number[] | null; snapshot: string | null }> {
+): Promise<{ values: Float64Array; counts: Int32Array; hidden: HiddenValue[] | null; snapshot: string | null }> {
   const rows: {
     vals: Uint8Array | null;
     counts: Uint8Array | null;
-    hidden: number[] | null;
+    hidden: HiddenValue[] | null;
     snapshot: string | null;
   }[] = await db.query(
     `SELECT r.vals, r.counts,
          ${
            head
              ? `pg_current_snapshot()::text AS snapshot,
-         (SELECT coalesce(array_agg(s.value), '{}') FROM players p
+         (SELECT coalesce(json_agg(json_build_array(p.id, s.value, ${microsSql('s.updated_at')})), '[]') FROM players p
           JOIN player_stats s ON s.player_id = p.id AND s.season_id = $1 AND s.stat_id = $2
           WHERE p.workspace_id = $5 AND NOT p.public) AS hidden`
              : 'NULL AS snapshot, NULL AS hidden'
@@ -390,7 +391,7 @@ async function runsFrom(
     values[i] = view.getFloat64(i * 8);
     counts[i] = cview.getInt32(i * 4);
   }
-  return { values, counts, hidden: r?.hidden?.map(Number) ?? null, snapshot: r?.snapshot ?? null };
+  return { values, counts, hidden: r?.hidden ?? null, snapshot: r?.snapshot ?? null };
 }
 
 function concat<T extends Float64Array | Int32Array>(parts: T[], make: new (n: number) => T): T {

@@ -306,7 +306,13 @@ export class LeaderboardService {
     let better = 0;
     if (value !== undefined) {
       better = board.better(value);
-      rows = await repo.pageFrom(this.db, { ...ref, value, skip: offset - better, limit });
+      rows = await repo.pageFrom(this.db, {
+        ...ref,
+        value,
+        skip: offset - better,
+        limit,
+        hiddenAt: board.hiddenAt(value),
+      });
     }
     const expected = Math.max(0, Math.min(limit, board.size - offset));
     if (
