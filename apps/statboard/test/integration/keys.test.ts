@@ -169,6 +169,65 @@ describe(`API keys (${DB_KIND})`, () => {
     expect(after[0]!.last_used_at).not.toBeNull();
   });
 
+  it('lists keys from kept rows with every change and every use of this instance at once', async () => {
+    const listed = async (id: string) => (await keys().list(fx.workspaceId)).find((k) => k.id === id);
+    const { data, secret } = await keys().create(ACTOR, fx.workspaceId, {
+      name: 'listed',
+      type: 'client',
+      scopes: ['ingest:write'],
+    });
+    // A new key is listed at once (the create dropped the kept rows), and again from the kept rows.
+    expect((await listed(data.id))?.last_used_at).toBeNull();
+    expect((await listed(data.id))?.name).toBe('listed');
+    // A use is merged in from memory, then read back from the database after the flush.
+    await keys().verify(secret);
+    const used = (await listed(data.id))?.last_used_at;
+    expect(used).not.toBeNull();
+    await keys().flushLastUsed();
+    expect((await listed(data.id))?.last_used_at).toBe(used);
+    // Changes drop the kept rows at once.
+    await keys().update(ACTOR, fx.workspaceId, data.id, { name: 'renamed', scopes: ['ingest:write'] });
+    expect((await listed(data.id))?.name).toBe('renamed');
+    await keys().revoke(ACTOR, fx.workspaceId, data.id);
+    expect((await listed(data.id))?.status).toBe('revoked');
+  });
+
+  it("serves the admin list's answer again until a key is used or a status changes with time", async () => {
+    const json = () => keys().listJson(fx.workspaceId);
+    const status = async (id: string) =>
+      (JSON.parse((await json()).toString()) as { data: { id: string; status: string }[] }).data.find(
+        (k) => k.id === id,
+      )?.status;
+    const { data } = await keys().create(ACTOR, fx.workspaceId, {
+      name: 'soon expired',
+      type: 'client',
+      scopes: ['ingest:write'],
+      expires_at: new Date(Date.now() + 400).toISOString(),
+    });
+    const first = await json();
+    expect(JSON.parse(first.toString())).toEqual({ data: await keys().list(fx.workspaceId) });
+    expect(await json()).toBe(first);
+    expect(await status(data.id)).toBe('active');
+    // Past the expiry (within the rows' life): the status moves without any change.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await status(data.id)).toBe('expired');
+    // A use of any key makes a new answer (with that use's time).
+    const other = await keys().create(ACTOR, fx.workspaceId, {
+      name: 'used',
+      type: 'client',
+      scopes: ['ingest:write'],
+    });
+    const before = await json();
+    await keys().verify(other.secret);
+    const after = await json();
+    expect(after).not.toBe(before);
+    expect(
+      (JSON.parse(after.toString()) as { data: { id: string; last_used_at: string | null }[] }).data.find(
+        (k) => k.id === other.data.id,
+      )?.last_used_at,
+    ).not.toBeNull();
+  });
+
   it('updates with replace semantics and 404s for another workspace', async () => {
     const { data } = await keys().create(ACTOR, fx.workspaceId, {
       name: 'u',

@@ -34,8 +34,7 @@ export function apiKeyRoutes(keys: KeyService, guards: AdminGuards): FastifyPlug
       },
       // JSON.stringify writes the bytes the schema's serializer would (records with exactly its fields, in its
       // order) without the serializer's check of every value against each branch of a nullable field.
-      async (request, reply) =>
-        sendJsonText(reply, JSON.stringify({ data: await keys.list(memberOf(request).workspaceId) })),
+      async (request, reply) => sendJsonText(reply, await keys.listJson(memberOf(request).workspaceId)),
     );
 
     app.post(

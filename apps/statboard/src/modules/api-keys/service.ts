@@ -82,6 +82,28 @@ function uniq(values: readonly string[]): string[] {
   return [...new Set(values.map((v) => v.toLowerCase()))];
 }
 
+/**
+ * How long a workspace's key rows are kept for the admin list before they are read again. A change of any key
+ * drops them at once (on every instance); what the rows carry that changes without one is `last_used_at` as
+ * other instances write it (every 15 s anyway): this instance's own uses are merged in at every request, and
+ * status (expiry) is worked out at every request.
+ */
+export const ADMIN_KEY_ROWS_MS = 2_000;
+/** Bytes of kept key rows and answers. */
+const ADMIN_KEY_ROWS_BYTES = 4 * 1024 * 1024;
+/** Bytes a kept key is counted for: its row (~1 KB) and its record in the kept answer (~0.7 KB). */
+const KEPT_BYTES_PER_KEY = 2 * 1024;
+
+/**
+ * A workspace's key rows as read, and the last `{data}` answer made of them: served again while no key was used
+ * on this instance since (`uses`) and until a key's status changes with time (`until`: an expiry, the end of a
+ * grace window).
+ */
+interface KeptKeys {
+  rows: repo.ApiKeyRow[];
+  answer: { uses: number; until: number; json: Buffer } | null;
+}
+
 /** A key with its secret: the answer of create and rotate, the only time the secret is shown. */
 export interface IssuedKey {
   data: ApiKey;
@@ -102,6 +124,10 @@ export class KeyService {
    * request's view of the key), so that verifying a token costs no query and little work on the hot path.
    */
   private readonly rows: Cache<string, VerifiedRow | null> | null;
+  /** A workspace's key rows for the admin list, newest first, and its answer (see ADMIN_KEY_ROWS_MS). */
+  private readonly lists: Cache<string, KeptKeys> | null;
+  /** Counts this instance's key uses: an answer made before a use no longer shows every use. */
+  private uses = 0;
 
   constructor(
     private readonly db: Db,
@@ -110,10 +136,16 @@ export class KeyService {
     private readonly outbox: Outbox | null = null,
   ) {
     const rows = changes.cache<string, VerifiedRow | null>('api_key', 30_000, 20_000);
+    const lists = changes.cache<string, KeptKeys>('api_key_list', ADMIN_KEY_ROWS_MS, 1_000, {
+      max: ADMIN_KEY_ROWS_BYTES,
+      sizeOf: (k) => 100 + k.rows.length * KEPT_BYTES_PER_KEY,
+    });
     this.rows = rows;
+    this.lists = lists;
     changes.onChange((c) => {
       if (c === null || (c.topic === 'key' && c.ids.length === 0)) rows?.clear();
       else if (c.topic === 'key') for (const id of c.ids) rows?.delete(id);
+      if (c === null || c.topic === 'key') lists?.clear();
     });
   }
 
@@ -224,7 +256,33 @@ export class KeyService {
   }
 
   async list(workspaceId: string): Promise<ApiKey[]> {
-    return (await repo.listKeys(this.db, workspaceId)).map((r) => this.toRecord(r));
+    return (await this.keptKeys(workspaceId)).rows.map((r) => this.toRecord(r));
+  }
+
+  /**
+   * `GET /admin/api-keys` as JSON in UTF-8 (`{data: list(…)}`). The same bytes are served again while they hold:
+   * the kept rows are the same, no key was used on this instance since, and no key's status has changed with
+   * time; a list of 200 keys is ~150 KB, which made afresh for every request of a busy console is mostly garbage.
+   */
+  async listJson(workspaceId: string): Promise<Buffer> {
+    const kept = await this.keptKeys(workspaceId);
+    const now = Date.now();
+    const last = kept.answer;
+    if (last && last.uses === this.uses && now < last.until) return last.json;
+    const json = Buffer.from(JSON.stringify({ data: kept.rows.map((r) => this.toRecord(r)) }));
+    // The first instant a key's status changes with time: its expiry, or the end of its grace window.
+    let until = Number.POSITIVE_INFINITY;
+    for (const r of kept.rows) {
+      for (const t of [r.expires_at, r.revoked_at]) if (t && t.getTime() > now) until = Math.min(until, t.getTime());
+    }
+    kept.answer = { uses: this.uses, until, json };
+    return json;
+  }
+
+  /** A workspace's key rows, newest first: kept for ADMIN_KEY_ROWS_MS (a new object every time without caches). */
+  private async keptKeys(workspaceId: string): Promise<KeptKeys> {
+    const read = async (): Promise<KeptKeys> => ({ rows: await repo.listKeys(this.db, workspaceId), answer: null });
+    return this.lists ? (this.lists.peek(workspaceId) ?? (await this.lists.get(workspaceId, read))) : read();
   }
 
   async get(workspaceId: string, id: string): Promise<ApiKey> {
@@ -356,6 +414,7 @@ export class KeyService {
   /** last_used_at is collected in memory and written in one statement every few seconds, not per request. */
   private markUsed(id: string, at: number): void {
     this.lastUsed.set(id, at);
+    this.uses++;
     if (this.flushTimer === null) {
       this.flushTimer = setTimeout(() => {
         this.flushTimer = null;
@@ -378,5 +437,7 @@ export class KeyService {
       entries.map((e) => e[0]),
       entries.map((e) => new Date(e[1])),
     );
+    // The kept rows may predate the times just written (which no longer come from memory).
+    this.lists?.clear();
   }
 }
