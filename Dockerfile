@@ -35,4 +35,5 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # SIGTERM drains and exits 0 within SHUTDOWN_TIMEOUT_SECONDS (10); give the container a little more.
 STOPSIGNAL SIGTERM
-CMD ["node", "--import", "tsx", "apps/statboard/src/server.ts"]
+# The flags of `npm start` (apps/statboard/package.json): see "Caches and memory" in apps/statboard/README.md.
+CMD ["node", "--max-semi-space-size=8", "--import", "tsx", "apps/statboard/src/server.ts"]

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { existsSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root (bench/lib/../..). */
@@ -27,6 +28,27 @@ export interface RunningServer {
 }
 
 /**
+ * The node flags the script's package starts it with (`npm start`: its package.json's `start` script, when that
+ * runs this script), so that a benchmark measures the process an operator runs: e.g. Statboard's
+ * `--max-semi-space-size`. Not `--import tsx`, which every start here adds.
+ */
+export function startFlags(script: string): string[] {
+  const parts = script.split('/');
+  for (let i = parts.length - 1; i > 0; i--) {
+    const file = join(ROOT, ...parts.slice(0, i), 'package.json');
+    if (!existsSync(file)) continue;
+    const start: string | undefined = JSON.parse(readFileSync(file, 'utf8')).scripts?.start;
+    const words = start?.split(/\s+/) ?? [];
+    if (words[0] !== 'node' || words.at(-1) !== parts.slice(i).join('/')) return [];
+    const flags = words.slice(1, -1);
+    const tsx = flags.indexOf('--import');
+    if (tsx >= 0 && flags[tsx + 1] === 'tsx') flags.splice(tsx, 2);
+    return flags;
+  }
+  return [];
+}
+
+/**
  * Starts `node --import tsx <script>` (a path relative to the repository root) with PORT/HOST set and waits
  * until GET `readyPath` answers 200. Its stderr is kept and shown if it dies early.
  */
@@ -45,7 +67,7 @@ export async function startServer(
   // BENCH_STDERR=1 shows the servers' stderr as it comes (otherwise only when one dies during start-up), and
   // BENCH_STDOUT=1 their stdout (e.g. with BENCH_NODE_ARGS=--trace-gc).
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  const node = [process.execPath, ...extra, '--import', 'tsx', script];
+  const node = [process.execPath, ...startFlags(script), ...extra, '--import', 'tsx', script];
   // taskset sets the affinity and execs node: the pid is node's.
   const [cmd, ...args] = cpus === undefined ? node : ['taskset', '-c', cpus, ...node];
   const child: ChildProcess = spawn(cmd!, args, {

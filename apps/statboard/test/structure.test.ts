@@ -65,3 +65,19 @@ describe('source structure', () => {
     expect(files.map((f) => relative(SRC, f))).toEqual([]);
   });
 });
+
+describe('start command', () => {
+  it('starts the container with the node flags of `npm start`', () => {
+    const root = resolve(SRC, '../../..');
+    const pkg = JSON.parse(readFileSync(resolve(SRC, '../package.json'), 'utf8')) as { scripts: { start: string } };
+    const flags = pkg.scripts.start.split(/\s+/).slice(1, -1);
+    expect(flags).toContain('--max-semi-space-size=8');
+    const cmd = readFileSync(join(root, 'Dockerfile'), 'utf8').match(/^CMD (\[.*\])$/m)?.[1];
+    const argv = JSON.parse(cmd!) as string[];
+    expect(argv.slice(1, -1)).toEqual(flags);
+    expect(argv.at(-1)).toBe(`apps/statboard/${pkg.scripts.start.split(/\s+/).at(-1)}`);
+    // And the systemd unit of deploy/.
+    const unit = readFileSync(join(root, 'deploy/statboard.service'), 'utf8').match(/^ExecStart=(.*)$/m)?.[1];
+    expect(unit!.split(/\s+/).slice(1, -1)).toEqual(flags);
+  });
+});
