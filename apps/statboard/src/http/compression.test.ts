@@ -1,5 +1,6 @@
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip, COMPRESS_MIN_BYTES, gzippedFor, varyWithEncoding } from './compression.ts';
+import { acceptsGzip, COMPRESS_MIN_BYTES, gzippedFor, precompressed, varyWithEncoding } from './compression.ts';
 
 describe('acceptsGzip', () => {
   it.each([
@@ -39,6 +40,17 @@ describe('gzippedFor', () => {
     expect(gzippedFor(body, 'identity')).toBeNull();
     const small = Buffer.from('{"data":[]}');
     for (let i = 0; i < 3; i++) expect(gzippedFor(small, 'gzip')).toBeNull();
+  });
+
+  it('has the copy of a precompressed answer ready when it is first sent', async () => {
+    const body = Buffer.from(JSON.stringify({ data: Array.from({ length: 4_000 }, (_, i) => ({ m: i })) }));
+    expect(await precompressed(body)).toBe(body);
+    const copy = gzippedFor(body, 'gzip');
+    expect(copy && gunzipSync(copy).equals(body)).toBe(true);
+    expect(gzippedFor(body, undefined)).toBeNull();
+    const small = Buffer.from('{"data":[]}');
+    expect(await precompressed(small)).toBe(small);
+    expect(gzippedFor(small, 'gzip')).toBeNull();
   });
 
   it('adds Accept-Encoding to a Vary header', () => {

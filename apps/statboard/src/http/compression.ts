@@ -36,6 +36,23 @@ export function gzippedFor(body: Buffer, accept: string | undefined): Buffer | n
   return null;
 }
 
+/**
+ * Makes `body`'s gzip copy now (on the thread pool), for an answer that is built to be cached and served to many
+ * (`/online` with thousands online): its copy is ready when the answer is first served, so that no client gets it
+ * uncompressed while it is made, and when the answer is refreshed in the background, the previous answer and its
+ * copy are served until both are ready. Resolves with `body` (also if compressing failed: then it goes out as it is).
+ */
+export function precompressed(body: Buffer): Promise<Buffer> {
+  if (body.length < COMPRESS_MIN_BYTES) return Promise.resolve(body);
+  copies.set(body, 'pending');
+  return new Promise((resolve) => {
+    gzip(body, (err, out) => {
+      copies.set(body, err ? 'failed' : out);
+      resolve(body);
+    });
+  });
+}
+
 /** Whether a response of `bytes` may differ by `Accept-Encoding` (it is to say so in `Vary`). */
 export function mayCompress(bytes: number): boolean {
   return bytes >= COMPRESS_MIN_BYTES;

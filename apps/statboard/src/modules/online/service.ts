@@ -1,6 +1,7 @@
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
+import { precompressed } from '#src/http/compression.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import * as repo from './repo.ts';
@@ -62,7 +63,9 @@ export class OnlineService {
         .then((json) => Buffer.from(json));
     if (!this.answers || key.players.length > 0) return build();
     const cacheKey = `${key.workspaceId}|${serverId?.toLowerCase() ?? ''}`;
-    return this.answers.peek(cacheKey) ?? this.answers.get(cacheKey, build, isLarge);
+    // A kept answer is compressed before it is served (see precompressed): browsers and `fetch` ask for gzip.
+    const buildKept = () => build().then((b) => (isLarge(b) ? precompressed(b) : b));
+    return this.answers.peek(cacheKey) ?? this.answers.get(cacheKey, buildKept, isLarge);
   }
 }
 
