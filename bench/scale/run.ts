@@ -190,8 +190,14 @@ async function storage(db: Db): Promise<Storage[]> {
 
 interface Route {
   name: string;
-  kind: 'key' | 'large' | 'admin';
+  /** `reference`: not the service, and no target (see `bareOf`). */
+  kind: 'key' | 'large' | 'admin' | 'reference';
   paths: string[];
+  /**
+   * A reference row: bare node:http answering a fixed body as large as the service's answer to this path, in its
+   * own process pinned as the service is, so that what the body's size alone costs is measured in the same run.
+   */
+  bareOf?: string;
   admin?: boolean;
   /** Headers besides the key or session (e.g. `accept-encoding`, as browsers and `fetch` send it). */
   headers?: Record<string, string>;
@@ -229,6 +235,13 @@ function searchTerms(names: string[]): string[] {
     const at = randomInt(Math.max(1, n.length - 3));
     return n.slice(at, at + 4);
   });
+}
+
+/** Bare node:http (bench/reads/bare.ts) answering a body as large as the service's answer at `url`. */
+async function startBare(url: string, headers: Record<string, string>, cpus?: string): Promise<RunningServer> {
+  const res = await fetch(url, { headers });
+  const bytes = (await res.arrayBuffer()).byteLength;
+  return startServer('bench/reads/bare.ts', { BODY_BYTES: String(bytes) }, '/', 10_000, cpus);
 }
 
 /** A rank read answered from a board in memory: a binary search and a short index read, well under this. */
@@ -331,6 +344,12 @@ function routes(players: number, uuids: string[], names: string[], historyUuids:
       paths: stat(2_000).map((k, i) => `/api/v1/leaderboards/rank?season=s1&stat=${k}&player=${u[i]}&around=5`),
     },
     { name: `\`/online\` (${fmtInt(ONLINE)} online)`, kind: 'large', paths: ['/api/v1/online'] },
+    {
+      name: "bare node:http, a fixed answer of `/online`'s size (reference for the body size alone)",
+      kind: 'reference',
+      paths: ['/'],
+      bareOf: '/api/v1/online',
+    },
     {
       name: `\`/online\` (${fmtInt(ONLINE)} online), gzip accepted (browsers, \`fetch\`)`,
       kind: 'large',
@@ -489,7 +508,7 @@ async function runScale(players: number, pin: ReturnType<typeof pinForReads>): P
     const adminAuth = { cookie };
     const all = routes(players, uuids, names, historyUuids, keys).filter((r) => !ROUTES || ROUTES.test(r.name));
     for (const r of all) {
-      const res = await fetch(svc.url + r.paths[0], { headers: r.admin ? adminAuth : keyAuth });
+      const res = await fetch(svc.url + (r.bareOf ?? r.paths[0]), { headers: r.admin ? adminAuth : keyAuth });
       if (!res.ok) throw new Error(`${r.name}: ${res.status} ${(await res.text()).slice(0, 300)}`);
       await res.arrayBuffer();
     }
@@ -501,9 +520,11 @@ async function runScale(players: number, pin: ReturnType<typeof pinForReads>): P
     const rows: Row[] = [];
     for (const r of all) {
       const headers = { ...(r.admin ? adminAuth : keyAuth), ...r.headers };
+      const bare = r.bareOf ? await startBare(svc.url + r.bareOf, keyAuth, pin?.server) : null;
+      const target = bare ?? svc;
       if (WARMUP > 0) {
         await getLoad({
-          url: svc.url,
+          url: target.url,
           connections: Math.max(...CONCURRENCIES),
           seconds: WARMUP,
           headers,
@@ -511,12 +532,18 @@ async function runScale(players: number, pin: ReturnType<typeof pinForReads>): P
         });
       }
       for (const conns of CONCURRENCIES) {
-        const procCpu = new CpuMeter(() => [svc.pid]);
-        const pgCpu = new CpuMeter(() => backends.list());
+        const procCpu = new CpuMeter(() => [target.pid]);
+        const pgCpu = new CpuMeter(() => (bare ? [] : backends.list()));
         await procCpu.start();
         await pgCpu.start();
-        const rss = new RssSampler(svc.pid);
-        const result = await getLoad({ url: svc.url, connections: conns, seconds: SECONDS, headers, paths: r.paths });
+        const rss = new RssSampler(target.pid);
+        const result = await getLoad({
+          url: target.url,
+          connections: conns,
+          seconds: SECONDS,
+          headers,
+          paths: r.paths,
+        });
         const n = Math.max(1, result.ok + result.failed);
         const row: Row = {
           scale: players,
@@ -534,6 +561,7 @@ async function runScale(players: number, pin: ReturnType<typeof pinForReads>): P
         );
         rows.push(row);
       }
+      await bare?.stop();
     }
     const peakRss = peak.stop();
     return { players, values, rows, seedSeconds, boardsSeconds, peakRss, storage: st, explained };
