@@ -85,8 +85,9 @@ function uniq(values: readonly string[]): string[] {
 /**
  * How long a workspace's key rows are kept for the admin list before they are read again. A change of any key
  * drops them at once (on every instance); what the rows carry that changes without one is `last_used_at` as
- * other instances write it (every 15 s anyway): this instance's own uses are merged in at every request, and
- * status (expiry) is worked out at every request.
+ * other instances write it (every 15 s anyway). This instance's own uses and each key's status (expiry, the end
+ * of a grace window) are worked out whenever the answer is made again: after a use of a key on this instance, or
+ * once a status changes with time (`listJson`).
  */
 export const ADMIN_KEY_ROWS_MS = 2_000;
 /** Bytes of kept key rows and answers. */
