@@ -15,7 +15,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/var/lib/statboard
 
 WORKDIR /app
-# Dependencies first (cached while only sources change). tsx runs the TypeScript sources: no build step.
+# Dependencies first (cached while only sources change).
 COPY package.json package-lock.json ./
 COPY apps/statboard/package.json apps/statboard/package.json
 COPY apps/console/package.json apps/console/package.json
@@ -23,9 +23,11 @@ COPY packages/endpoint-server/package.json packages/endpoint-server/package.json
 COPY packages/sdk/package.json packages/sdk/package.json
 COPY scripts scripts
 RUN npm ci --omit=dev --no-audit --no-fund
+COPY tsconfig.json tsconfig.base.json ./
 COPY apps/statboard apps/statboard
 COPY --from=console /build/apps/console/dist apps/console/dist
-COPY tsconfig.json tsconfig.base.json ./
+# The service's sources bundled into apps/statboard/dist/server.js, as `npm start` does before it starts.
+RUN node apps/statboard/scripts/build.mjs
 
 RUN mkdir -p /var/lib/statboard && chown node:node /var/lib/statboard
 USER node
@@ -36,4 +38,4 @@ HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+p
 # SIGTERM drains and exits 0 within SHUTDOWN_TIMEOUT_SECONDS (10); give the container a little more.
 STOPSIGNAL SIGTERM
 # The flags of `npm start` (apps/statboard/package.json): see "Caches and memory" in apps/statboard/README.md.
-CMD ["node", "--max-semi-space-size=8", "--import", "tsx", "apps/statboard/src/server.ts"]
+CMD ["node", "--max-semi-space-size=8", "apps/statboard/dist/server.js"]

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -27,30 +27,57 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/**
- * The node flags the script's package starts it with (`npm start`: its package.json's `start` script, when that
- * runs this script), so that a benchmark measures the process an operator runs: e.g. Statboard's
- * `--max-semi-space-size`. Not `--import tsx`, which every start here adds.
- */
-export function startFlags(script: string): string[] {
+/** What the script's package.json says of starting it, when its `start` script runs this script. */
+interface StartScript {
+  /** The package's folder (relative to the repository root). */
+  dir: string;
+  /** The node flags of `start`. */
+  flags: string[];
+  /** `prestart`, which `npm start` runs first (Statboard: the build of the bundle it runs). */
+  prestart: string | null;
+}
+
+function startScript(script: string): StartScript | null {
   const parts = script.split('/');
   for (let i = parts.length - 1; i > 0; i--) {
-    const file = join(ROOT, ...parts.slice(0, i), 'package.json');
+    const dir = parts.slice(0, i).join('/');
+    const file = join(ROOT, dir, 'package.json');
     if (!existsSync(file)) continue;
-    const start: string | undefined = JSON.parse(readFileSync(file, 'utf8')).scripts?.start;
-    const words = start?.split(/\s+/) ?? [];
-    if (words[0] !== 'node' || words.at(-1) !== parts.slice(i).join('/')) return [];
-    const flags = words.slice(1, -1);
-    const tsx = flags.indexOf('--import');
-    if (tsx >= 0 && flags[tsx + 1] === 'tsx') flags.splice(tsx, 2);
-    return flags;
+    const scripts: Record<string, string> | undefined = JSON.parse(readFileSync(file, 'utf8')).scripts;
+    const words = scripts?.start?.split(/\s+/) ?? [];
+    if (words[0] !== 'node' || words.at(-1) !== parts.slice(i).join('/')) return null;
+    return { dir, flags: words.slice(1, -1), prestart: scripts?.prestart ?? null };
   }
-  return [];
+  return null;
 }
 
 /**
- * Starts `node --import tsx <script>` (a path relative to the repository root) with PORT/HOST set and waits
- * until GET `readyPath` answers 200. Its stderr is kept and shown if it dies early.
+ * The node flags the script's package starts it with (`npm start`: its package.json's `start` script, when that
+ * runs this script), so that a benchmark measures the process an operator runs: e.g. Statboard's
+ * `--max-semi-space-size`. Not `--import tsx`, which every start of a TypeScript file here adds.
+ */
+export function startFlags(script: string): string[] {
+  const flags = [...(startScript(script)?.flags ?? [])];
+  const tsx = flags.indexOf('--import');
+  if (tsx >= 0 && flags[tsx + 1] === 'tsx') flags.splice(tsx, 2);
+  return flags;
+}
+
+/** Packages whose `prestart` ran in this process. */
+const prepared = new Set<string>();
+
+/** Runs the `prestart` of the script's package once per process, as `npm start` does before it starts. */
+function prepare(script: string): void {
+  const start = startScript(script);
+  if (!start?.prestart || prepared.has(start.dir)) return;
+  const run = spawnSync('sh', ['-c', start.prestart], { cwd: join(ROOT, start.dir), stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`${start.dir}: prestart (${start.prestart}) failed`);
+  prepared.add(start.dir);
+}
+
+/**
+ * Starts `node <script>` (a path relative to the repository root; a TypeScript one through tsx) with PORT/HOST set,
+ * after its package's `prestart` when `npm start` would run one, and waits until GET `readyPath` answers 200. Its stderr is kept and shown if it dies early.
  */
 export async function startServer(
   script: string,
@@ -67,7 +94,9 @@ export async function startServer(
   // BENCH_STDERR=1 shows the servers' stderr as it comes (otherwise only when one dies during start-up), and
   // BENCH_STDOUT=1 their stdout (e.g. with BENCH_NODE_ARGS=--trace-gc).
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  const node = [process.execPath, ...startFlags(script), ...extra, '--import', 'tsx', script];
+  prepare(script);
+  const typescript = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const node = [process.execPath, ...startFlags(script), ...extra, ...typescript, script];
   // taskset sets the affinity and execs node: the pid is node's.
   const [cmd, ...args] = cpus === undefined ? node : ['taskset', '-c', cpus, ...node];
   const child: ChildProcess = spawn(cmd!, args, {

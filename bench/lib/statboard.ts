@@ -67,7 +67,8 @@ export async function seedStatboard(
   }
 }
 
-export const SERVICE_SCRIPT = 'apps/statboard/src/server.ts';
+/** What `npm start` runs: the service's bundle, which `startServer` builds first as `npm start` does (`prestart`). */
+export const SERVICE_SCRIPT = 'apps/statboard/dist/server.js';
 export const READY_PATH = '/health/ready';
 
 /**

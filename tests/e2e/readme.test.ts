@@ -125,6 +125,12 @@ describe.skipIf(TEST_DATABASE_URL !== null)('the README, as a newcomer runs it',
     expect(commands[1]).toBe('npm test');
     const service = await start(commands[0]!.replace(/^npm ci && /, ''));
     expect(service.log()).toContain(`embedded (PGlite) in ${join(dir, 'data')}`);
+    // What `npm start` runs is the bundle it builds first: it finds the migrations and the console from there.
+    expect(service.log()).toContain('node --max-semi-space-size=8 dist/server.js');
+    expect(service.log()).toContain('"msg":"database migrated"');
+    const page = await fetch(`http://127.0.0.1:${port}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root"></div>');
     expect(await service.stop()).toBe(0);
   }, 90_000);
 

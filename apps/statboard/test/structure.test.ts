@@ -67,17 +67,28 @@ describe('source structure', () => {
 });
 
 describe('start command', () => {
-  it('starts the container with the node flags of `npm start`', () => {
+  it('starts the container and the systemd unit as `npm start` does: the bundle it builds, with its node flags', () => {
     const root = resolve(SRC, '../../..');
-    const pkg = JSON.parse(readFileSync(resolve(SRC, '../package.json'), 'utf8')) as { scripts: { start: string } };
-    const flags = pkg.scripts.start.split(/\s+/).slice(1, -1);
+    const pkg = JSON.parse(readFileSync(resolve(SRC, '../package.json'), 'utf8')) as {
+      scripts: { start: string; prestart: string; build: string };
+    };
+    const words = pkg.scripts.start.split(/\s+/);
+    const flags = words.slice(1, -1);
     expect(flags).toContain('--max-semi-space-size=8');
-    const cmd = readFileSync(join(root, 'Dockerfile'), 'utf8').match(/^CMD (\[.*\])$/m)?.[1];
-    const argv = JSON.parse(cmd!) as string[];
+    expect(words.at(-1)).toBe('dist/server.js');
+    // `npm start` builds the bundle first; `npm run build -w statboard` is the same build.
+    expect(pkg.scripts.prestart).toBe('node scripts/build.mjs');
+    expect(pkg.scripts.build).toBe(pkg.scripts.prestart);
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^RUN node apps\/statboard\/scripts\/build\.mjs$/m);
+    const argv = JSON.parse(dockerfile.match(/^CMD (\[.*\])$/m)![1]!) as string[];
     expect(argv.slice(1, -1)).toEqual(flags);
-    expect(argv.at(-1)).toBe(`apps/statboard/${pkg.scripts.start.split(/\s+/).at(-1)}`);
-    // And the systemd unit of deploy/.
-    const unit = readFileSync(join(root, 'deploy/statboard.service'), 'utf8').match(/^ExecStart=(.*)$/m)?.[1];
-    expect(unit!.split(/\s+/).slice(1, -1)).toEqual(flags);
+    expect(argv.at(-1)).toBe(`apps/statboard/${words.at(-1)}`);
+    // And the systemd unit of deploy/, whose install builds the bundle.
+    const unitText = readFileSync(join(root, 'deploy/statboard.service'), 'utf8');
+    const unit = unitText.match(/^ExecStart=(.*)$/m)![1]!.split(/\s+/);
+    expect(unit.slice(1, -1)).toEqual(flags);
+    expect(unit.at(-1)).toBe(`apps/statboard/${words.at(-1)}`);
+    expect(unitText).toContain('npm run build -w statboard');
   });
 });

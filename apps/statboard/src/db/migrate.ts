@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { APP_ROOT } from '#src/app-paths.ts';
 import type { Db } from './types.ts';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+const MIGRATIONS_DIR = join(APP_ROOT, 'src/db/migrations/');
 /** Arbitrary constant: the advisory lock that serialises migrations of several instances starting at once. */
 const MIGRATION_LOCK_ID = 7_263_011;
 

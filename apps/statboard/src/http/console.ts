@@ -1,11 +1,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { APP_ROOT } from '#src/app-paths.ts';
 import { escapeHtml, htmlPage } from '#src/modules/auth/pages.ts';
 
 /** The console's build (`npm run build -w console`; `npm ci` runs it). */
-export const CONSOLE_DIST = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
+export const CONSOLE_DIST = join(APP_ROOT, '../console/dist/');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
