@@ -76,8 +76,9 @@ function prepare(script: string): void {
 }
 
 /**
- * Starts `node <script>` (a path relative to the repository root; a TypeScript one through tsx) with PORT/HOST set,
- * after its package's `prestart` when `npm start` would run one, and waits until GET `readyPath` answers 200. Its stderr is kept and shown if it dies early.
+ * Starts `node <script>` (a path relative to the repository root; a TypeScript one through tsx) with PORT/HOST
+ * set, after its package's `prestart` when `npm start` would run one, and waits until GET `readyPath` answers
+ * 200. Its stderr is kept and shown if it dies early.
  */
 export async function startServer(
   script: string,

@@ -2,7 +2,7 @@
 // `dist/server.js` (the embedded database's code in a chunk of its own, loaded only when it is used). Packages
 // in node_modules stay imports. `npm start` runs this first (`prestart`, ~0.1 s); the Dockerfile and the systemd
 // install run it once. Running the bundle instead of the sources through tsx saves the process tsx's loader
-// thread: about 40 MB of memory (README, "Caches and memory").
+// thread: about 30 MB of memory on PostgreSQL, 40 with the embedded database (README, "Caches and memory").
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
