@@ -148,11 +148,18 @@ describe('Prometheus metrics on their own listener', () => {
     expect((await call(`/api/v1/players/${UUID_MISSING}`, { headers: bearer(fx.keys.website!) })).status).toBe(404);
     expect((await call(`/no/such/route/${players[0]}?key=${fx.keys.website}`)).status).toBe(404);
 
+    // A delivery is counted once the service has read the receiver's answer, a moment after the receiver has
+    // taken it: wait for the count, not for the receiver.
+    const delivered = (text: Awaited<ReturnType<typeof scrape>>) =>
+      sample(text, 'statboard_webhook_deliveries_total', { result: 'success' }) -
+      sample(before, 'statboard_webhook_deliveries_total', { result: 'success' });
     const deadline = Date.now() + 10_000;
-    while (receiver.accepted.length < players.length && Date.now() < deadline)
+    let after = await scrape();
+    while (delivered(after) < players.length && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 25));
+      after = await scrape();
+    }
     expect(receiver.accepted).toHaveLength(players.length);
-    const after = await scrape();
     const delta = (name: string, labels: Record<string, string> = {}) =>
       sample(after, name, labels) - sample(before, name, labels);
 
