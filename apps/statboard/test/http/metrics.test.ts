@@ -148,8 +148,8 @@ describe('Prometheus metrics on their own listener', () => {
     expect((await call(`/api/v1/players/${UUID_MISSING}`, { headers: bearer(fx.keys.website!) })).status).toBe(404);
     expect((await call(`/no/such/route/${players[0]}?key=${fx.keys.website}`)).status).toBe(404);
 
-    // A delivery is counted once the service has read the receiver's answer, a moment after the receiver has
-    // taken it: wait for the count, not for the receiver.
+    // A delivery is counted once the service has read the receiver's answer and stored the attempt, a moment
+    // after the receiver has taken it: wait for the count, not for the receiver.
     const delivered = (text: Awaited<ReturnType<typeof scrape>>) =>
       sample(text, 'statboard_webhook_deliveries_total', { result: 'success' }) -
       sample(before, 'statboard_webhook_deliveries_total', { result: 'success' });
