@@ -27,7 +27,11 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** What the script's package.json says of starting it, when its `start` script runs this script. */
+/**
+ * How the script's package starts it (`npm start`: its package.json's `start` script, when that runs this
+ * script), so that a benchmark measures the process an operator runs: e.g. Statboard's bundle, built by
+ * `prestart`, with `--max-semi-space-size`.
+ */
 interface StartScript {
   /** The package's folder (relative to the repository root). */
   dir: string;
@@ -51,24 +55,11 @@ function startScript(script: string): StartScript | null {
   return null;
 }
 
-/**
- * The node flags the script's package starts it with (`npm start`: its package.json's `start` script, when that
- * runs this script), so that a benchmark measures the process an operator runs: e.g. Statboard's
- * `--max-semi-space-size`. Not `--import tsx`, which every start of a TypeScript file here adds.
- */
-export function startFlags(script: string): string[] {
-  const flags = [...(startScript(script)?.flags ?? [])];
-  const tsx = flags.indexOf('--import');
-  if (tsx >= 0 && flags[tsx + 1] === 'tsx') flags.splice(tsx, 2);
-  return flags;
-}
-
 /** Packages whose `prestart` ran in this process. */
 const prepared = new Set<string>();
 
-/** Runs the `prestart` of the script's package once per process, as `npm start` does before it starts. */
-function prepare(script: string): void {
-  const start = startScript(script);
+/** Runs the package's `prestart` once per process, as `npm start` does before it starts. */
+function prepare(start: StartScript | null): void {
   if (!start?.prestart || prepared.has(start.dir)) return;
   const run = spawnSync('sh', ['-c', start.prestart], { cwd: join(ROOT, start.dir), stdio: 'inherit' });
   if (run.status !== 0) throw new Error(`${start.dir}: prestart (${start.prestart}) failed`);
@@ -95,9 +86,10 @@ export async function startServer(
   // BENCH_STDERR=1 shows the servers' stderr as it comes (otherwise only when one dies during start-up), and
   // BENCH_STDOUT=1 their stdout (e.g. with BENCH_NODE_ARGS=--trace-gc).
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  prepare(script);
+  const start = startScript(script);
+  prepare(start);
   const typescript = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const node = [process.execPath, ...startFlags(script), ...extra, ...typescript, script];
+  const node = [process.execPath, ...(start?.flags ?? []), ...extra, ...typescript, script];
   // taskset sets the affinity and execs node: the pid is node's.
   const [cmd, ...args] = cpus === undefined ? node : ['taskset', '-c', cpus, ...node];
   const child: ChildProcess = spawn(cmd!, args, {

@@ -150,18 +150,19 @@ describe('Prometheus metrics on their own listener', () => {
 
     // A delivery is counted once the service has read the receiver's answer and stored the attempt, a moment
     // after the receiver has taken it: wait for the count, not for the receiver.
-    const delivered = (text: Awaited<ReturnType<typeof scrape>>) =>
-      sample(text, 'statboard_webhook_deliveries_total', { result: 'success' }) -
-      sample(before, 'statboard_webhook_deliveries_total', { result: 'success' });
+    const since = (now: typeof before, name: string, labels: Record<string, string> = {}) =>
+      sample(now, name, labels) - sample(before, name, labels);
     const deadline = Date.now() + 10_000;
     let after = await scrape();
-    while (delivered(after) < players.length && Date.now() < deadline) {
+    while (
+      since(after, 'statboard_webhook_deliveries_total', { result: 'success' }) < players.length &&
+      Date.now() < deadline
+    ) {
       await new Promise((r) => setTimeout(r, 25));
       after = await scrape();
     }
     expect(receiver.accepted).toHaveLength(players.length);
-    const delta = (name: string, labels: Record<string, string> = {}) =>
-      sample(after, name, labels) - sample(before, name, labels);
+    const delta = (name: string, labels: Record<string, string> = {}) => since(after, name, labels);
 
     expect(delta('statboard_ingest_batches_total', { result: 'accepted' })).toBe(3);
     expect(delta('statboard_ingest_batches_total', { result: 'dry_run' })).toBe(1);
