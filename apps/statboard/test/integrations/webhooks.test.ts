@@ -161,6 +161,27 @@ describe('admin routes', () => {
     expect(allowed.data.url).toBe('http://127.0.0.1:9/hook');
   });
 
+  it('refuses IPv6 addresses that embed a refused IPv4 address (mapped, translated, compatible, NAT64, 6to4, Teredo)', async () => {
+    const owner = t.browsers.owner;
+    for (const url of [
+      'http://[::127.0.0.1]/hook',
+      'http://[::ffff:0:7f00:1]/hook',
+      'http://[64:ff9b::7f00:1]/hook',
+      'http://[64:ff9b:1::7f00:1]/hook',
+      'http://[2002:7f00:1::]/hook',
+      'http://[2002:a9fe:a9fe::]/hook',
+      'http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/hook',
+    ]) {
+      const res = await owner.app('POST', '/api/v1/admin/webhooks', { body: { url, events: ['webhook.test'] } });
+      const details = expectInvalid(res, 'url');
+      expect(details.url?.[0], url).toMatch(/embeds .* set WEBHOOK_ALLOW_PRIVATE=1/);
+    }
+    const allowed = await owner.app('POST', '/api/v1/admin/webhooks', {
+      body: { url: 'http://[64:ff9b::5db8:d822]/hook', events: ['webhook.test'] },
+    });
+    expect(allowed.statusCode, allowed.body).toBe(201);
+  });
+
   it('checks the resolved address again when connecting (a name that now points inside is refused)', async () => {
     const err = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
       guardedLookup('localhost', {}, (e) => resolve(e)),
