@@ -7,6 +7,7 @@ import { trustOf } from './http/client-address.ts';
 import { ConsoleSite } from './http/console.ts';
 import { Cors } from './http/cors.ts';
 import { FastReads, querystringParser } from './http/fast-reads.ts';
+import { registerHtmlSecurity } from './http/html-security.ts';
 import { HttpServer } from './http/http-server.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { SHARED_SCHEMAS } from './http/schemas.ts';
@@ -137,6 +138,8 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   for (const schema of COMPONENTS) app.addSchema(schema);
   const site = new ConsoleSite();
   registerErrorHandling(app, (request, reply) => site.notFound(request, reply));
+  // Before any route or plugin is registered, so every HTML answer (error pages included) gets its policy.
+  registerHtmlSecurity(app);
 
   // Hooks that run on every request are callback-style: no promise per request.
   app.addHook('onRequest', (request, reply, done) => {

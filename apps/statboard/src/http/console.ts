@@ -2,7 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_ROOT } from '#src/app-paths.ts';
-import { escapeHtml, htmlPage } from '#src/modules/auth/pages.ts';
+import { escapeHtml, htmlPage } from './html-page.ts';
+import { contentSecurityPolicy } from './html-security.ts';
 
 /** The console's build (`npm run build -w console`; `npm ci` runs it). */
 export const CONSOLE_DIST = join(APP_ROOT, '../console/dist/');
@@ -23,14 +24,19 @@ const TYPES: Record<string, string> = {
  */
 const NOT_CONSOLE = /^\/(api|auth|health|dev-idp)(\/|$)/;
 
-/** Security headers of the console's page: its own scripts and styles only, no framing. */
+/**
+ * Security headers of the console's page: its own scripts, styles and API calls only; framing is refused as for
+ * every HTML answer (html-security.ts adds X-Frame-Options to match).
+ */
 const PAGE_HEADERS = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  'x-content-type-options': 'nosniff',
+  'content-security-policy': contentSecurityPolicy({
+    'default-src': "'self'",
+    'script-src': "'self'",
+    'style-src': "'self'",
+    'img-src': "'self' data:",
+    'connect-src': "'self'",
+  }),
   'referrer-policy': 'same-origin',
-  'x-frame-options': 'DENY',
 };
 
 interface Asset {
@@ -86,7 +92,8 @@ export class ConsoleSite {
 
   private async page(request: FastifyRequest, reply: FastifyReply, status = 200): Promise<FastifyReply> {
     const index = await this.load('index.html');
-    reply.headers(PAGE_HEADERS).header('cache-control', 'no-cache');
+    reply.header('cache-control', 'no-cache');
+    // Without a build, a standalone page under the default policy of HTML answers explains how to make one.
     if (index === null) {
       return reply
         .code(503)
@@ -99,7 +106,7 @@ export class ConsoleSite {
           ),
         );
     }
-    return reply.code(status).type(index.type).send(index.body);
+    return reply.code(status).headers(PAGE_HEADERS).type(index.type).send(index.body);
   }
 
   /** Registers the pages and assets on `app`. */

@@ -1,6 +1,25 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { contentSecurityPolicy } from './html-security.ts';
+
+/**
+ * The `<style>` element Swagger UI's logo (an inline SVG) inserts, allowed by its hash rather than every inline
+ * style by 'unsafe-inline'. An upgrade of Swagger UI that changes it shows as a refusal in the docs' browser test.
+ */
+const SWAGGER_LOGO_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
+/**
+ * The policy of the browsable docs: Swagger UI's scripts, styles and images from this origin (its icons are
+ * `data:` SVGs), the document fetched from this origin, "Try it out" calls to this origin.
+ */
+const DOCS_POLICY = contentSecurityPolicy({
+  'default-src': "'self'",
+  'script-src': "'self'",
+  'style-src': `'self' ${SWAGGER_LOGO_STYLE}`,
+  'img-src': "'self' data:",
+  'connect-src': "'self'",
+});
 
 /** Registers the OpenAPI 3.1 document (generated from the route schemas) and the browsable docs. */
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
@@ -27,7 +46,12 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: ({ schema, url }) => ({ schema: schema && documentedSchema(schema), url }),
   });
-  await app.register(swaggerUi, { routePrefix: '/api/v1/docs', uiConfig: { deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/v1/docs',
+    uiConfig: { deepLinking: true },
+    // Set on every answer under /api/v1/docs: Swagger UI's own files and the document only; no framing.
+    staticCSP: DOCS_POLICY,
+  });
 }
 
 /**

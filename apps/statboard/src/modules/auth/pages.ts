@@ -1,23 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '#src/errors.ts';
+import { escapeHtml, htmlPage } from '#src/http/html-page.ts';
 import { sendError } from '#src/plugins/errors.ts';
-
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-}
-
-/** A minimal standalone HTML page (no external resources). */
-export function htmlPage(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5}
-input,button{font:inherit;padding:.4rem .6rem}code{background:#eee;padding:0 .2rem}</style></head>
-<body>${body}</body></html>`;
-}
 
 function wantsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';

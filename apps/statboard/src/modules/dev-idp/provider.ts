@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Provider as ProviderType } from 'oidc-provider';
+import { escapeHtml, htmlPage } from '#src/http/html-page.ts';
 
 export const DEV_IDP_PATH = '/dev-idp';
 export const DEV_CLIENT_ID = 'statboard-dev';
@@ -70,7 +71,33 @@ export async function createDevIdp(publicUrl: string, redirectUri: string): Prom
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'preferred_username'] },
     conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      // The provider's own pages, as standalone pages of the service: they render under the policy of its HTML
+      // answers (the defaults load a web font and carry a style that policy refuses).
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx: { body?: unknown }, form: string) {
+          ctx.body = htmlPage(
+            'Sign out',
+            `<h1>Sign out of the development provider?</h1>${form}
+<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button>
+<button type="submit" form="op.logoutForm">Stay signed in</button>`,
+          );
+        },
+        async postLogoutSuccessSource(ctx: { body?: unknown }) {
+          ctx.body = htmlPage(
+            'Signed out',
+            '<h1>Signed out</h1><p>You are signed out of the development provider.</p>',
+          );
+        },
+      },
+    },
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      const lines = Object.entries(out).map(([k, v]) => `<p><strong>${escapeHtml(k)}</strong>: ${escapeHtml(v)}</p>`);
+      ctx.body = htmlPage('Sign-in problem', `<h1>Sign-in problem</h1>${lines.join('')}`);
+    },
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
     pkce: { required: () => true },
     async findAccount(_ctx, sub) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { escapeHtml, htmlPage } from '#src/modules/auth/pages.ts';
+import { escapeHtml, htmlPage } from '#src/http/html-page.ts';
+import { htmlSecurityHeaders } from '#src/http/html-security.ts';
 import { DEV_IDP_PATH, type DevIdp, EMAIL_RE, readForm, subjectForEmail } from './provider.ts';
 
 function loginForm(uid: string, error: string | null, email = ''): string {
@@ -9,7 +10,7 @@ function loginForm(uid: string, error: string | null, email = ''): string {
     `<h1>Development sign-in</h1>
 <p><strong>Development identity provider: no password, anyone can sign in as anyone.</strong>
 Set <code>OIDC_ISSUER</code> for a real provider.</p>
-${error ? `<p role="alert" style="color:#b00">${escapeHtml(error)}</p>` : ''}
+${error ? `<p role="alert" class="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="${escapeHtml(action)}">
 <label>Email <input type="email" name="email" required autofocus value="${escapeHtml(email)}"></label>
 <button type="submit">Sign in</button></form>`,
@@ -83,6 +84,9 @@ export function devIdpRoutes(getIdp: () => Promise<DevIdp>) {
       const { provider } = await getIdp();
       handler ??= provider.callback();
       reply.hijack();
+      // The provider writes to the raw response, past Fastify's hooks: its pages (errors, sign-out) get the
+      // policy of HTML answers here. Its JSON and redirects carry it too, to no effect.
+      for (const [name, value] of Object.entries(htmlSecurityHeaders())) reply.raw.setHeader(name, value);
       const raw = request.raw as typeof request.raw & { originalUrl?: string };
       const url = raw.url ?? '/';
       const rest = url.slice(DEV_IDP_PATH.length);
