@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '#src/db/types.ts';
 import type { IngestItem } from '#src/modules/ingest/writer.ts';
 import { IngestWriter } from '#src/modules/ingest/writer.ts';
-import { createTestContext, DB_KIND, type Fixture, seedWorkspace, type TestContext } from '../helpers.ts';
+import { LeaderWatch } from '#src/modules/webhooks/leaders.ts';
+import { Outbox } from '#src/modules/webhooks/outbox.ts';
+import { WebhookSubscriptions } from '#src/modules/webhooks/subscriptions.ts';
+import { ACTOR, createTestContext, DB_KIND, type Fixture, seedWorkspace, type TestContext } from '../helpers.ts';
 
 let ctx: TestContext;
 let fx: Fixture;
@@ -194,5 +198,102 @@ describe(`bounds of the writer (${DB_KIND})`, () => {
     expect(rows).toEqual([]);
     // The writer goes on serving once the database answers.
     await writer.submit(item());
+  });
+});
+
+describe(`leader changes found by the write statement (${DB_KIND})`, () => {
+  beforeAll(async () => {
+    // Never sent: no dispatcher runs here; the messages are read from the outbox.
+    await ctx.services.webhooks.create(ACTOR, fx.workspaceId, {
+      url: 'https://93.184.216.34/hook',
+      events: ['leaderboard.leader_changed'],
+    });
+  });
+
+  /** A writer with one write slot that looks for leader changes, as the service's does. */
+  function hooked(db: Db = ctx.db): IngestWriter {
+    return new IngestWriter(db, ctx.bus, 1, undefined, {
+      leaders: new LeaderWatch(ctx.bus, new WebhookSubscriptions(ctx.bus)),
+      outbox: new Outbox(),
+    });
+  }
+
+  /** Who took rank 1 of `key` (and from whom), in the order stored. */
+  async function leaders(key: string) {
+    const rows = await ctx.db.query<{
+      data: { player: { uuid: string }; value: number; previous: { player: { uuid: string } | null } };
+    }>(
+      `SELECT data FROM webhook_messages
+       WHERE type = 'leaderboard.leader_changed' AND data->'stat'->>'key' = $1 ORDER BY created_at`,
+      [key],
+    );
+    return rows.map((r) => [r.data.player.uuid, r.data.value, r.data.previous.player?.uuid ?? null]);
+  }
+
+  const value = (uuid: string, key: string, v: number) => item({ uuid, stats: [{ key, value: v }] });
+
+  it('names the best public value of a group, past a hidden player ahead of it in the same statement', async () => {
+    const writer = hooked();
+    const key = 'minecraft.custom:minecraft.boat_one_cm';
+    const [leader, hidden, newcomer] = [randomUUID(), randomUUID(), randomUUID()];
+    await writer.submit(value(leader, key, 100));
+    await writer.submit(value(hidden, 'minecraft.custom:minecraft.jump', 1));
+    await ctx.services.playerAdmin.update(ACTOR, fx.workspaceId, hidden, { public: false });
+    // The one write slot is taken: the next two batches are written by one statement.
+    const first = writer.submit(value(randomUUID(), 'minecraft.custom:minecraft.jump', 1));
+    const group = [writer.submit(value(hidden, key, 500)), writer.submit(value(newcomer, key, 200))];
+    await Promise.all([first, ...group]);
+    expect(await leaders(key)).toEqual([
+      [leader, 100, null],
+      [newcomer, 200, leader],
+    ]);
+  });
+
+  it('keeps the leader when it grows in the same statement as a value that beats its old one', async () => {
+    const writer = hooked();
+    const key = 'minecraft.custom:minecraft.pig_one_cm';
+    const [leader, other] = [randomUUID(), randomUUID()];
+    await writer.submit(value(leader, key, 100));
+    await writer.submit(value(other, key, 50));
+    const first = writer.submit(value(randomUUID(), 'minecraft.custom:minecraft.jump', 1));
+    const group = [writer.submit(value(leader, key, 300)), writer.submit(value(other, key, 200))];
+    await Promise.all([first, ...group]);
+    expect(await leaders(key)).toEqual([[leader, 100, null]]);
+  });
+
+  it('announces nothing for a value in a season that is not active', async () => {
+    const writer = hooked();
+    const key = 'minecraft.custom:minecraft.horse_one_cm';
+    const past = await ctx.services.seasons.create(ACTOR, fx.workspaceId, { name: 'Past', slug: 'leaders-past' });
+    await writer.submit({ ...value(randomUUID(), key, 10), seasonId: past.id });
+    await writer.submit({ ...value(randomUUID(), key, 20), seasonId: past.id });
+    expect(await leaders(key)).toEqual([]);
+  });
+
+  it('sends one statement, without the leader check, for a batch that beats no rank 1 it knows of', async () => {
+    const sent: string[] = [];
+    const recording: Db = {
+      kind: ctx.db.kind,
+      query: (sql, params) => {
+        sent.push(sql);
+        return ctx.db.query(sql, params);
+      },
+      exec: (script) => ctx.db.exec(script),
+      transaction: (fn) => ctx.db.transaction(fn),
+      close: async () => undefined,
+    };
+    const writer = hooked(recording);
+    const key = 'minecraft.custom:minecraft.minecart_one_cm';
+    await writer.submit(value(randomUUID(), key, 100)); // a new statistic: the writer forgets the boards after it
+    await writer.submit(value(randomUUID(), key, 50));
+    sent.length = 0;
+    await writer.submit(value(randomUUID(), key, 60));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).not.toContain('leader_messages');
+    const newcomer = randomUUID();
+    await writer.submit(value(newcomer, key, 150));
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toContain('leader_messages');
+    expect((await leaders(key)).map((l) => l[0])).toContain(newcomer);
   });
 });

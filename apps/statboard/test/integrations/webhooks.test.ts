@@ -356,7 +356,7 @@ describe('events and signatures', () => {
     ];
     let minute = 10;
     const at = () => `2026-10-06T13:${String(minute++).padStart(2, '0')}:00Z`;
-    await ingest(a, 'Alpha', [{ key, value: 10 }], at()); // first value: no previous leader, no event
+    await ingest(a, 'Alpha', [{ key, value: 10 }], at()); // the board's first value: Alpha leads, from no one
     await ingest(b, 'Bravo', [{ key, value: 10 }], at()); // a tie does not take rank 1
     await ingest(b, 'Bravo', [{ key, value: 20 }], at()); // Bravo leads: event
     await ingest(b, 'Bravo', [{ key, value: 30 }], at()); // the leader grows: no event
@@ -366,18 +366,23 @@ describe('events and signatures', () => {
     await w.services.playerAdmin.update(ACTOR, t.workspaceId, c, { public: false });
     await ingest(c, 'Charlie', [{ key, value: 100 }], at());
     await ingest(a, 'Alpha', [{ key, value: 31 }], at()); // Alpha takes it back: event
-    await r.until(() => r.accepted.length >= 2);
+    await r.until(() => r.accepted.length >= 3);
     await new Promise((done) => setTimeout(done, 300));
     const events = r.accepted.map((x) => verify(secret, x));
-    expect(events.map((e) => e.type)).toEqual(['leaderboard.leader_changed', 'leaderboard.leader_changed']);
+    expect(events.map((e) => e.type)).toEqual(Array(3).fill('leaderboard.leader_changed'));
     expect(events[0]!.data).toMatchObject({
+      player: { uuid: a, username: 'Alpha' },
+      value: 10,
+      previous: { player: null, value: null },
+    });
+    expect(events[1]!.data).toMatchObject({
       season: { id: t.seasonId },
       stat: { key },
       player: { uuid: b, username: 'Bravo' },
       value: 20,
       previous: { player: { uuid: a, username: 'Alpha' }, value: 10 },
     });
-    expect(events[1]!.data).toMatchObject({
+    expect(events[2]!.data).toMatchObject({
       player: { uuid: a },
       value: 31,
       previous: { player: { uuid: b }, value: 30 },
@@ -397,15 +402,180 @@ describe('events and signatures', () => {
     expect(put.statusCode, put.body).toBe(200);
     await ingest(b, 'Ben', [{ key, value: 95 }], '2026-10-06T14:01:00Z'); // slower: no event
     await ingest(b, 'Ben', [{ key, value: 80 }], '2026-10-06T14:02:00Z'); // faster: event
-    await r.until(() => r.accepted.length >= 1);
+    await r.until(() => r.accepted.length >= 2);
     await new Promise((done) => setTimeout(done, 300));
     expect(r.accepted.map((x) => verify(secret, x).data)).toEqual([
+      expect.objectContaining({ player: { uuid: a, username: 'Ann' }, value: 90 }),
       expect.objectContaining({
         player: { uuid: b, username: 'Ben' },
         value: 80,
         previous: expect.objectContaining({ value: 90 }),
       }),
     ]);
+  });
+});
+
+describe('leader changes from a first value', () => {
+  const settle = () => new Promise((done) => setTimeout(done, 300));
+
+  /**
+   * The leader changes stored for a statistic, oldest first. The upload's own statement stores them, so once it is
+   * answered none can come later: what is absent here is never sent.
+   */
+  async function storedLeaders(key: string) {
+    const rows = await w.db.db.query<{ data: { player: { uuid: string }; value: number } }>(
+      `SELECT data FROM webhook_messages
+       WHERE type = 'leaderboard.leader_changed' AND data->'stat'->>'key' = $1 ORDER BY created_at`,
+      [key],
+    );
+    return rows.map((r) => r.data);
+  }
+
+  async function activate(seasonId: string) {
+    const res = await t.browsers.owner.app('POST', `/api/v1/admin/seasons/${seasonId}/activate`);
+    expect(res.statusCode, res.body).toBe(200);
+  }
+
+  async function hide(uuid: string) {
+    await w.services.playerAdmin.update(ACTOR, t.workspaceId, uuid, { public: false });
+  }
+
+  it('announces a newcomer whose first upload takes rank 1, beside its first sighting', async () => {
+    const r = await receiver();
+    const { secret } = await hook(r.url, ['leaderboard.leader_changed', 'player.first_seen']);
+    dispatcher();
+    const key = 'minecraft.custom:minecraft.swim_one_cm';
+    const [leader, newcomer] = ['cccccccc-0000-4000-8000-000000000001', 'cccccccc-0000-4000-8000-000000000002'];
+    await ingest(leader, 'Leader', [{ key, value: 100 }], '2026-10-06T15:00:00Z');
+    await r.until(() => r.accepted.length >= 2);
+    await new Promise((done) => setTimeout(done, 500));
+    await ingest(newcomer, 'Newcomer', [{ key, value: 200 }], '2026-10-06T15:00:30Z');
+    await r.until(() => r.accepted.length >= 4);
+    await settle();
+    const events = r.accepted.map((x) => verify(secret, x));
+    expect(events).toHaveLength(4);
+    const of = (type: string, uuid: string) => events.filter((e) => e.type === type && e.data.player.uuid === uuid);
+    expect(of('player.first_seen', newcomer)).toHaveLength(1);
+    expect(of('leaderboard.leader_changed', newcomer).map((e) => e.data)).toEqual([
+      {
+        season: { id: t.seasonId, name: expect.any(String), slug: expect.any(String) },
+        stat: expect.objectContaining({ key }),
+        player: { uuid: newcomer, username: 'Newcomer' },
+        value: 200,
+        previous: { player: { uuid: leader, username: 'Leader' }, value: 100 },
+      },
+    ]);
+  });
+
+  it("announces a new statistic's first value as a rank 1 taken from no one", async () => {
+    const r = await receiver();
+    const { secret } = await hook(r.url, ['leaderboard.leader_changed']);
+    dispatcher();
+    const key = 'minecraft.custom:minecraft.fly_one_cm';
+    await ingest(PLAYER_UUID, 'Steve', [{ key, value: 7 }], '2026-10-06T15:10:00Z');
+    await r.until(() => r.accepted.length >= 1);
+    await settle();
+    expect(r.accepted.map((x) => verify(secret, x).data)).toEqual([
+      expect.objectContaining({
+        season: expect.objectContaining({ id: t.seasonId }),
+        stat: expect.objectContaining({ key }),
+        player: { uuid: PLAYER_UUID, username: 'Steve' },
+        value: 7,
+        previous: { player: null, value: null },
+      }),
+    ]);
+  });
+
+  it("announces the first upload into a newly activated season as each of its boards' rank 1", async () => {
+    const r = await receiver();
+    const { secret } = await hook(r.url, ['leaderboard.leader_changed']);
+    dispatcher();
+    const created = await t.browsers.owner.app('POST', '/api/v1/admin/seasons', {
+      body: { name: 'Season 3', slug: 'leaders-s3' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const s3 = created.json().data.id as string;
+    try {
+      await activate(s3);
+      await ingest(PLAYER_UUID, 'Steve', [{ key: STAT_KEY, value: 3 }], '2026-10-06T15:20:00Z');
+    } finally {
+      await activate(t.seasonId);
+    }
+    await r.until(() => r.accepted.length >= 1);
+    await settle();
+    expect(r.accepted.map((x) => verify(secret, x).data)).toEqual([
+      expect.objectContaining({
+        season: { id: s3, name: 'Season 3', slug: 'leaders-s3' },
+        stat: expect.objectContaining({ key: STAT_KEY }),
+        player: { uuid: PLAYER_UUID, username: 'Steve' },
+        value: 3,
+        previous: { player: null, value: null },
+      }),
+    ]);
+  });
+
+  it("never announces a hidden player, nor a board whose only values are hidden players'", async () => {
+    const r = await receiver();
+    const { secret } = await hook(r.url, ['leaderboard.leader_changed']);
+    dispatcher();
+    const key = 'minecraft.custom:minecraft.climb_one_cm';
+    const lonely = 'minecraft.custom:minecraft.crouch_one_cm';
+    const [leader, ghost, late] = [
+      'dddddddd-0000-4000-8000-000000000001',
+      'dddddddd-0000-4000-8000-000000000002',
+      'dddddddd-0000-4000-8000-000000000003',
+    ];
+    let minute = 30;
+    const at = () => `2026-10-06T15:${String(minute++).padStart(2, '0')}:00Z`;
+    await ingest(leader, 'Leader', [{ key, value: 100 }], at()); // rank 1 from no one
+    await ingest(ghost, 'Ghost', [{ key: STAT_KEY, value: 1 }], at()); // a newcomer: public until hidden
+    await hide(ghost);
+    await ingest(ghost, 'Ghost', [{ key, value: 500 }], at()); // beats the leader, hidden: nothing
+    await ingest(ghost, 'Ghost', [{ key: lonely, value: 9 }], at()); // a new board with hidden values only: nothing
+    await ingest(ghost, 'Ghost', [{ key: lonely, value: 12 }], at());
+    expect(await storedLeaders(key)).toHaveLength(1);
+    expect(await storedLeaders(lonely)).toEqual([]);
+    // The first public player on that board leads it (behind the hidden value), from no one.
+    await ingest(late, 'Late', [{ key: lonely, value: 4 }], at());
+    await r.until(() => r.accepted.length >= 2);
+    await settle();
+    expect(r.accepted.map((x) => verify(secret, x).data)).toEqual([
+      expect.objectContaining({ player: { uuid: leader, username: 'Leader' }, value: 100 }),
+      expect.objectContaining({
+        stat: expect.objectContaining({ key: lonely }),
+        player: { uuid: late, username: 'Late' },
+        value: 4,
+        previous: { player: null, value: null },
+      }),
+    ]);
+  });
+
+  it('announces nothing when a newcomer does not beat the leader, nor on a statistic made private', async () => {
+    const r = await receiver();
+    const { secret } = await hook(r.url, ['leaderboard.leader_changed']);
+    dispatcher();
+    const key = 'minecraft.custom:minecraft.sprint_one_cm';
+    const hidden = 'minecraft.custom:minecraft.sneak_time';
+    const [leader, second, third] = [
+      'eeeeeeee-0000-4000-8000-000000000001',
+      'eeeeeeee-0000-4000-8000-000000000002',
+      'eeeeeeee-0000-4000-8000-000000000003',
+    ];
+    await ingest(leader, 'Leader', [{ key, value: 100 }], '2026-10-06T16:00:00Z');
+    await ingest(second, 'Second', [{ key, value: 50 }], '2026-10-06T16:01:00Z'); // behind
+    await ingest(third, 'Third', [{ key, value: 100 }], '2026-10-06T16:02:00Z'); // a tie keeps the earlier first
+    expect(await storedLeaders(key)).toHaveLength(1);
+    // A private statistic has no leader to announce, whoever comes first or beats whom.
+    await ingest(leader, 'Leader', [{ key: hidden, value: 1 }], '2026-10-06T16:03:00Z');
+    const put = await t.browsers.owner.app('PUT', `/api/v1/admin/stats/${encodeURIComponent(hidden)}`, {
+      body: { public: false },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    await ingest(second, 'Second', [{ key: hidden, value: 10 }], '2026-10-06T16:04:00Z');
+    expect(await storedLeaders(hidden)).toHaveLength(1);
+    await r.until(() => r.accepted.length >= 2);
+    await settle();
+    expect(r.accepted.map((x) => verify(secret, x).data.player.uuid)).toEqual([leader, leader]);
   });
 });
 

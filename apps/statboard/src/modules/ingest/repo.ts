@@ -113,12 +113,11 @@ export function historyInsert(history: boolean): string {
        RETURNING 1`;
 }
 
-/** A value that may make its player a board's new rank 1 (see `LeaderWatch`). */
+/** A board (season, statistic) where the group's values may make a new rank 1 (see `LeaderWatch`). */
 export interface LeaderCandidateRow {
   workspaceId: string;
   seasonId: string;
   statId: string;
-  playerUuid: string;
 }
 
 export interface GroupWritten {
@@ -126,8 +125,8 @@ export interface GroupWritten {
   players: { id: string; workspace_id: string; uuid: string; renamed: boolean; created: boolean }[];
   /** Webhook messages stored by the statement (new players, new leaders). */
   messages: number;
-  /** Boards (season id + statistic id) whose candidate became rank 1. */
-  leaders: string[];
+  /** Candidate boards' new rank 1s (board: season id + statistic id). */
+  leaders: { board: string; uuid: string; value: number }[];
   /** [compact boards] With `moved`: the values that changed of those statistics, and the transaction's id. */
   moves: { xid: string; rows: MovedValue[] } | null;
 }
@@ -135,8 +134,8 @@ export interface GroupWritten {
 /**
  * Writes a whole group in ONE statement (one round trip, atomic on its own): players are upserted first and
  * the values, sessions and events of the same statement join their ids; the webhook outbox (new players, and
- * new leaders among `candidates`) is written by the same statement. Returns the players with a `renamed` flag
- * (the sibling CTE `before` reads the rows as they were before the statement).
+ * new leaders on the `candidates` boards) is written by the same statement. Returns the players with a `renamed`
+ * flag (the sibling CTE `before` reads the rows as they were before the statement).
  */
 export async function writeGroup(
   db: Queryable,
@@ -153,11 +152,11 @@ export async function writeGroup(
   const outbox = candidates !== null;
   const leaders = outbox && candidates.length > 0;
   // [compact boards] The parameter after the outbox's and the leaders'.
-  const movedParam = moved.length === 0 ? 0 : outbox ? (leaders ? 20 : 16) : 15;
+  const movedParam = moved.length === 0 ? 0 : outbox ? (leaders ? 19 : 16) : 15;
   const rows = await db.query<
     GroupWritten['players'][number] & {
       messages: number;
-      leaders: string[];
+      leaders: GroupWritten['leaders'];
       moves: MovedValue[] | null;
       xid: string | null;
     }
@@ -217,7 +216,12 @@ export async function writeGroup(
      SELECT up.id, up.workspace_id, up.uuid, (b.username IS NOT NULL AND b.username <> up.username) AS renamed,
        up.inserted AS created,
        (${outbox ? '(SELECT count(*) FROM first_seen)' : '0'}${leaders ? ' + (SELECT count(*) FROM leader_messages)' : ''})::int AS messages,
-       ${leaders ? "(SELECT coalesce(json_agg(s::text || d::text), '[]'::json) FROM leaders)" : "'[]'::json"} AS leaders
+       ${
+         leaders
+           ? `(SELECT coalesce(json_agg(json_build_object('board', s::text || d::text, 'uuid', u, 'value', value)),
+                '[]'::json) FROM leaders)`
+           : "'[]'::json"
+       } AS leaders
        ${
          // [compact boards] Once (on the first row): the values that changed, as [season, stat, from, to], a hidden
          // player's with its id and the value's updated_at in microseconds (MovedValue).
@@ -252,7 +256,6 @@ export async function writeGroup(
             uuidArray(candidates.map((c) => c.workspaceId)),
             uuidArray(candidates.map((c) => c.seasonId)),
             uuidArray(candidates.map((c) => c.statId)),
-            uuidArray(candidates.map((c) => c.playerUuid)),
           ]
         : []),
       ...(movedParam > 0 ? [uuidArray(moved)] : []),

@@ -322,7 +322,8 @@ export class IngestWriter {
       for (const v of values.values()) statRows.push({ item: v.item, statId: v.statId, value: v.value });
     }
     const notified = valueChanges(items, statRows);
-    // Leader changes: only where a webhook listens, and only values that beat the rank 1 the writer knows of.
+    // Leader changes: only where a webhook listens, and only on boards where a value beats the rank 1 the writer
+    // knows of (or that have none).
     const watched: WrittenValue[] = [];
     if (this.hooks) {
       const listening = await this.hooks.leaders.listening(

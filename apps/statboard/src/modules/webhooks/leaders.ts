@@ -12,12 +12,21 @@ export interface WrittenValue {
   value: number;
 }
 
-/** A value that may make its player the new rank 1; the write statement confirms it (`repo.leaderOutbox`). */
+/**
+ * A board (season, statistic) where a value of the group may make a new rank 1: the write statement decides, and
+ * names the player (`repo.leaderOutbox`).
+ */
 export interface LeaderCandidate {
   workspaceId: string;
   seasonId: string;
   statId: string;
-  playerUuid: string;
+}
+
+/** A board's new rank 1, as the write statement found it. */
+export interface NewLeader {
+  /** Season id + statistic id. */
+  board: string;
+  uuid: string;
   value: number;
 }
 
@@ -25,8 +34,9 @@ export interface LeaderCandidate {
 interface Known {
   workspaceId: string;
   order: 'asc' | 'desc';
-  isPublic: boolean;
-  /** The rank-1 player's game UUID and value; null: the board is empty. */
+  /** The statistic is public and the season active: only then can the board have a leader change. */
+  watched: boolean;
+  /** The rank-1 player's game UUID and value; null: the board has no public player's value. */
   leader: string | null;
   value: number;
 }
@@ -37,9 +47,11 @@ const MAX_BOARDS = 200_000;
 /**
  * `leaderboard.leader_changed` from what the ingest writer already knows. For each board (season, statistic) of a
  * workspace with a subscribed webhook, the writer remembers its rank-1 player and value, read once from the
- * leaderboard index when the board is first written to. A value that beats it is a candidate, checked by the
- * same statement that writes it (against the committed leaderboard, so another instance's writes and hidden
- * players are accounted for); a batch with no candidate costs one map lookup per value and nothing in SQL.
+ * leaderboard index when the board is first written to. A value that beats it, or any value on a board without a
+ * leader (a new statistic, a new season, or one with hidden players' values only), makes the board a candidate,
+ * checked by the same statement that writes it (against the committed leaderboard, so another instance's writes
+ * and hidden players are accounted for); a batch with no candidate costs one map lookup per value and nothing in
+ * SQL.
  *
  * The memory heals itself: a board is read again after a candidate the statement did not confirm, after its
  * leader's value fell, and after any change of players' visibility, statistic definitions or seasons.
@@ -61,7 +73,7 @@ export class LeaderWatch {
     for (const [k, v] of this.known) if (v.workspaceId === workspaceId) this.known.delete(k);
   }
 
-  /** Of a group's values (of `listening` workspaces), those that may make a new rank 1, at most one per board. */
+  /** Of a group's values (of `listening` workspaces), the boards where they may make a new rank 1. */
   async candidates(db: Queryable, watched: readonly WrittenValue[]): Promise<LeaderCandidate[]> {
     if (watched.length === 0) return [];
     const missing = new Map<string, [string, string]>();
@@ -70,31 +82,33 @@ export class LeaderWatch {
       if (!this.known.has(k)) missing.set(k, [v.seasonId, v.statId]);
     }
     if (missing.size > 0) await this.load(db, watched[0]!.workspaceId, [...missing.values()], watched);
-    const best = new Map<string, LeaderCandidate>();
+    const boards = new Map<string, LeaderCandidate>();
     for (const v of watched) {
       const k = v.seasonId + v.statId;
       const known = this.known.get(k);
-      if (!known?.isPublic || known.leader === null || known.leader === v.playerUuid) continue;
-      if (!beats(known.order, v.value, known.value)) continue;
-      const prev = best.get(k);
-      if (!prev || beats(known.order, v.value, prev.value)) best.set(k, v);
+      if (!known?.watched || boards.has(k) || known.leader === v.playerUuid) continue;
+      // A board without a leader takes its first public player's value as rank 1: a change from no one.
+      if (known.leader !== null && !beats(known.order, v.value, known.value)) continue;
+      boards.set(k, { workspaceId: v.workspaceId, seasonId: v.seasonId, statId: v.statId });
     }
-    return [...best.values()];
+    return [...boards.values()];
   }
 
   /**
-   * After the commit: confirmed candidates are the boards' new leaders; boards whose candidate was not confirmed,
-   * whose leader's value fell, or that were empty, are read again when next written to.
+   * After the commit: the boards' new leaders are remembered; candidate boards without one (only hidden players'
+   * values, or another instance's leader), boards whose leader's value fell, and boards without a leader are read
+   * again when next written to.
    */
-  settle(values: readonly WrittenValue[], candidates: readonly LeaderCandidate[], confirmed: readonly string[]): void {
-    const won = new Set(confirmed);
+  settle(values: readonly WrittenValue[], candidates: readonly LeaderCandidate[], leaders: readonly NewLeader[]): void {
+    const won = new Map(leaders.map((l) => [l.board, l]));
     for (const c of candidates) {
       const k = c.seasonId + c.statId;
       const known = this.known.get(k);
       if (!known) continue;
-      if (won.has(k)) {
-        known.leader = c.playerUuid;
-        known.value = c.value;
+      const l = won.get(k);
+      if (l) {
+        known.leader = l.uuid;
+        known.value = l.value;
       } else {
         this.known.delete(k);
       }
@@ -139,7 +153,7 @@ export class LeaderWatch {
       this.known.set(k, {
         workspaceId: workspaceOf.get(k) ?? workspaceId,
         order: r.sort_order,
-        isPublic: r.public,
+        watched: r.public && r.active,
         leader: r.uuid,
         value: r.value ?? 0,
       });

@@ -164,52 +164,71 @@ function topOfBoard(season: string, stat: string, def: string): string {
   return `${branch('desc')} UNION ALL ${branch('asc')}`;
 }
 
-/** The rank-1 player and value of each (season, statistic), with the statistic's order and visibility. */
+/**
+ * The rank-1 player and value of each (season, statistic), with the statistic's order and visibility and whether
+ * the season is active.
+ */
 export function leadersOf(
   db: Queryable,
   seasonIds: string[],
   statIds: string[],
 ): Promise<
-  { s: string; d: string; sort_order: 'asc' | 'desc'; public: boolean; uuid: string | null; value: number | null }[]
+  {
+    s: string;
+    d: string;
+    sort_order: 'asc' | 'desc';
+    public: boolean;
+    active: boolean;
+    uuid: string | null;
+    value: number | null;
+  }[]
 > {
   return db.query(
-    `SELECT t.s, t.d, def.sort_order, def.public, top.uuid, top.value
+    `SELECT t.s, t.d, def.sort_order, def.public, se.active, top.uuid, top.value
      FROM unnest($1::uuid[], $2::uuid[]) AS t(s, d)
      JOIN stat_definitions def ON def.id = t.d
+     JOIN seasons se ON se.id = t.s
      LEFT JOIN LATERAL (${topOfBoard('t.s', 't.d', 'def')}) top ON true`,
     [seasonIds, statIds],
   );
 }
 
 /**
- * The leader check of the ingest statement, run only for the candidates the writer found (a value that beats the
- * rank-1 value it knows of): a candidate whose value the statement wrote (CTE `stat_rows`), of a public player,
- * for a public statistic in the active season, that beats the rank 1 of the board before the statement (another
- * player: one already rank 1 changes nothing), is the new leader: a `leaderboard.leader_changed` message is
- * written with its deliveries.
- * The rank order is the leaderboard's (value in the statistic's order, then the earlier `updated_at`, then the
- * lower UUID). Returns the rows of the CTE `leaders` (the statement's result carries them).
- * Params: `$c` (uuid[] workspaces), `$c+1` seasons, `$c+2` statistics, `$c+3` players (game UUIDs).
+ * The leader check of the ingest statement, run only for the candidate boards the writer found (where a value
+ * beats the rank-1 value it knows of, or where it knows of none). On each board of a public statistic in the
+ * active season, the best value the statement wrote of a public player (in the leaderboard's order: value in the
+ * statistic's order, then the lower UUID, as every value the statement changes has the same `updated_at`) is the
+ * new leader when the board had no public player's value before the statement, or when it beats the rank 1 of
+ * the board before the statement (another player: one already rank 1 changes nothing). A
+ * `leaderboard.leader_changed` message is then written with its deliveries; `previous` holds null fields when the
+ * board had no leader. Returns the rows of the CTE `leaders` (the statement's result carries them).
+ *
+ * Players come from `up` (which returns `public`), never from `players`: a data-modifying CTE's sibling reads the
+ * table as it was before the statement, where a player the statement creates (public by default) does not exist.
+ * Params: `$c` (uuid[] workspaces), `$c+1` seasons, `$c+2` statistics.
  */
 export function leaderOutbox(c: number): string {
-  // MATERIALIZED: the candidates are found once (a few rows), and the board's top is read once per candidate.
+  // MATERIALIZED: the candidates are found once (a few rows), and each board's top is read once.
   // Inlined, the planner (which cannot know how many rows a CTE returns) may read it once per value written.
   return `candidates AS MATERIALIZED (
-       SELECT t.w, t.s, t.d, t.u, up.id AS player_id, up.username, sr.value
-       FROM unnest($${c}::uuid[], $${c + 1}::uuid[], $${c + 2}::uuid[], $${c + 3}::uuid[]) AS t(w, s, d, u)
-       JOIN up ON up.workspace_id = t.w AND up.uuid = t.u
-       JOIN stat_rows sr ON sr.player_id = up.id AND sr.season_id = t.s AND sr.stat_id = t.d
+       SELECT DISTINCT ON (t.s, t.d) t.w, t.s, t.d, up.id AS player_id, up.uuid AS u, up.username, sr.value,
+              def.sort_order, def.key, def.display_name, se.name AS season_name, se.slug AS season_slug
+       FROM unnest($${c}::uuid[], $${c + 1}::uuid[], $${c + 2}::uuid[]) AS t(w, s, d)
+       JOIN stat_definitions def ON def.id = t.d AND def.public
+       JOIN seasons se ON se.id = t.s AND se.active
+       JOIN stat_rows sr ON sr.season_id = t.s AND sr.stat_id = t.d
+       JOIN up ON up.id = sr.player_id AND up.public
+       ORDER BY t.s, t.d, CASE def.sort_order WHEN 'asc' THEN sr.value ELSE -sr.value END, up.uuid
      ), leaders AS (
-       SELECT c.*, def.key, def.display_name, se.name AS season_name, se.slug AS season_slug,
-              prev.uuid AS prev_uuid, prev.username AS prev_username, prev.value AS prev_value
+       SELECT c.*, prev.uuid AS prev_uuid, prev.username AS prev_username, prev.value AS prev_value
        FROM candidates c
-       JOIN stat_definitions def ON def.id = c.d AND def.public
-       JOIN seasons se ON se.id = c.s AND se.active
-       JOIN players me ON me.id = c.player_id AND me.public
-       JOIN LATERAL (${topOfBoard('c.s', 'c.d', 'def')}) prev ON prev.id <> c.player_id
-       -- The rank 1 before this statement is another player's: the candidate takes its place only by beating it
-       -- (an equal value keeps the earlier one first), and then beats every other public player too.
-       WHERE CASE def.sort_order WHEN 'asc' THEN c.value < prev.value ELSE c.value > prev.value END
+       LEFT JOIN LATERAL (${topOfBoard('c.s', 'c.d', 'c')}) prev ON true
+       -- No public value before: the first one leads. Else the rank 1 before this statement is another player's,
+       -- and the candidate takes its place only by beating it (an equal value keeps the earlier one first); it
+       -- then beats every other public player too.
+       WHERE prev.id IS NULL
+          OR (prev.id <> c.player_id
+              AND CASE c.sort_order WHEN 'asc' THEN c.value < prev.value ELSE c.value > prev.value END)
      ), leader_messages AS (
        INSERT INTO webhook_messages (workspace_id, type, data)
        SELECT l.w, 'leaderboard.leader_changed', jsonb_build_object(
@@ -217,8 +236,10 @@ export function leaderOutbox(c: number): string {
          'stat', jsonb_build_object('key', l.key, 'display_name', l.display_name),
          'player', jsonb_build_object('uuid', l.u, 'username', l.username),
          'value', l.value,
-         'previous', jsonb_build_object('player', jsonb_build_object('uuid', l.prev_uuid, 'username', l.prev_username),
-                                        'value', l.prev_value))
+         'previous', jsonb_build_object(
+           'player', CASE WHEN l.prev_uuid IS NOT NULL
+                          THEN jsonb_build_object('uuid', l.prev_uuid, 'username', l.prev_username) END,
+           'value', l.prev_value))
        FROM leaders l
        WHERE EXISTS (SELECT 1 FROM hooks h WHERE h.workspace_id = l.w AND 'leaderboard.leader_changed' = ANY(h.events))
        RETURNING id, workspace_id, type
