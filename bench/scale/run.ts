@@ -481,7 +481,13 @@ async function runScale(players: number, pin: ReturnType<typeof pinForReads>): P
       try {
         const services = buildServices(db, loadConfig({}));
         const user = await services.users.upsertFromLogin(
-          { issuer: 'https://idp.example', subject: 'owner', email: 'owner@example.com', displayName: 'Owner' },
+          {
+            issuer: 'https://idp.example',
+            subject: 'owner',
+            email: 'owner@example.com',
+            emailVerified: true,
+            displayName: 'Owner',
+          },
           new Date(),
         );
         await db.transaction((tx) => services.users.addOwner(tx, ws.workspaceId, user.id));

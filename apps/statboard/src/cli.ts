@@ -53,7 +53,8 @@ Commands:
                                             usercache.json (default: DIR/../usercache.json); run again: no change
   user list --workspace W                   the workspace's members and their roles
   user grant --workspace W --user EMAIL|ID --role owner|admin|analyst|readonly
-                                            (the user must have signed in once)
+                                            (the user must have signed in once; an EMAIL names them
+                                            only when their provider verified it, an ID always)
   user revoke --workspace W --user EMAIL|ID remove a member (never the last owner)
 
 W is a workspace id or slug. The database is the service's: DATABASE_URL, else the embedded one under DATA_DIR.
@@ -375,9 +376,11 @@ async function run(services: Services, command: string, values: Values): Promise
     case 'user grant':
     case 'user revoke': {
       const workspaceId = await ws();
-      const user = await services.users.get(workspaceId, need(values, 'user'));
+      const user = need(values, 'user');
       const role = command === 'user grant' ? need(values, 'role') : null;
-      const u = await services.users.setRole({ ...actor, role: 'owner' }, workspaceId, user.id, { role });
+      // The operator reaches every user (members of other workspaces too); an email still names only a user whose
+      // provider verified it.
+      const u = await services.users.setRole({ ...actor, role: 'owner' }, workspaceId, user, { role }, 'anyone');
       const data = { id: u.id, email: u.email, display_name: u.display_name, role: u.role };
       return {
         json: { data },

@@ -430,7 +430,7 @@ export type paths = {
             cookie?: never;
         };
         get?: never;
-        /** Sets a user's role; only owners grant or change owner; the last owner stays (409) */
+        /** Sets a user's role; only owners grant or change owner; the last owner stays (409). Reaches this workspace's members and users without any membership; anyone else is 404, as an unknown user */
         put: operations["updateUserRole"];
         post?: never;
         delete?: never;
@@ -2787,7 +2787,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user's id, or the email address they signed in with (they must have signed in once) */
+                /** @description The user's id, or the email address they signed in with when their identity provider verified it (they must have signed in once; 409 when several users share it: use the id) */
                 user: string;
             };
             cookie?: never;

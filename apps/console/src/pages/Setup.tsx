@@ -34,6 +34,9 @@ export function SetupPage({ me }: { me: Me }) {
             {me.email ? ` (${me.email})` : ''}, but you have no role in this workspace. Ask an owner or admin to give
             you one on the console's Users page, then reload this page.
           </p>
+          <p className="small muted">
+            If they cannot find you by email, give them your user id: <code>{me.id}</code>
+          </p>
           <button type="button" onClick={() => void signOut()}>
             Sign out
           </button>

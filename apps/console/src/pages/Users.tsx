@@ -133,17 +133,20 @@ export function Users() {
   );
 }
 
-/** Gives a role to someone who has signed in once (by their email): they then see the workspace. */
+/**
+ * Gives a role to someone who has signed in once, by the email their provider verified or by their user id (shown
+ * to them on the "No access yet" page): they then see the workspace.
+ */
 function AddUser({ mayGrant }: { mayGrant: (r: Role | null) => boolean }) {
   const id = useId();
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState('');
+  const [user, setUser] = useState('');
   const [role, setRole] = useState<Role>('readonly');
   const add = useMutation({
     mutationFn: () =>
-      ok(api.PUT('/api/v1/admin/users/{user}', { params: { path: { user: email.trim() } }, body: { role } })),
+      ok(api.PUT('/api/v1/admin/users/{user}', { params: { path: { user: user.trim() } }, body: { role } })),
     onSuccess: () => {
-      setEmail('');
+      setUser('');
       void queryClient.invalidateQueries({ queryKey: ['users'] });
     },
   });
@@ -158,12 +161,13 @@ function AddUser({ mayGrant }: { mayGrant: (r: Role | null) => boolean }) {
     >
       <h2 id={`${id}-h`}>Give someone a role</h2>
       <p className="small muted">
-        They sign in once first (they then see “No access yet”); then enter the email address they signed in with.
+        They sign in once first (they then see “No access yet” and their user id); then enter the email address they
+        signed in with, or their user id when their provider has not verified the email or several people share it.
       </p>
       <div className="filters">
         <label>
-          Email
-          <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          Email or user id
+          <input type="text" required spellCheck={false} value={user} onChange={(e) => setUser(e.target.value)} />
         </label>
         <label>
           Role

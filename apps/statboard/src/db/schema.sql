@@ -286,6 +286,7 @@ TABLE users
   column last_login_at timestamp with time zone
   column created_at timestamp with time zone NOT NULL DEFAULT now()
   column updated_at timestamp with time zone NOT NULL DEFAULT now()
+  column email_verified boolean NOT NULL DEFAULT false
   constraint users_oidc_issuer_oidc_subject_key UNIQUE (oidc_issuer, oidc_subject)
   constraint users_pkey PRIMARY KEY (id)
   index CREATE UNIQUE INDEX users_oidc_issuer_oidc_subject_key ON public.users USING btree (oidc_issuer, oidc_subject)

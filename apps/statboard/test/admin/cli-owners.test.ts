@@ -97,4 +97,41 @@ describe('a workspace made with the CLI gets its owner through the normal login'
     const after = await run('user', 'list', '--workspace', 'my-server');
     expect((after.json.data as { email: string }[]).map((u) => u.email)).toEqual(['op@example.com']);
   });
+
+  it('user grant names by email only a user whose provider verified it, and one only (exit 5: use the id)', async () => {
+    w.idp!.accounts.set('cli-unverified', { email: 'unverified@example.com', emailVerified: false });
+    const unverified = new Browser(w);
+    await unverified.login('cli-unverified');
+    const grant = (user: string) =>
+      run('user', 'grant', '--workspace', 'my-server', '--user', user, '--role', 'readonly');
+    expect((await grant('unverified@example.com')).code).toBe(4);
+    const id = ((await unverified.app('GET', '/api/v1/admin/me')).json() as { id: string }).id;
+    expect((await grant(id)).code).toBe(0);
+
+    for (const twin of ['cli-twin-1', 'cli-twin-2']) {
+      w.idp!.accounts.set(twin, { email: 'twins@example.com' });
+      await new Browser(w).login(twin);
+    }
+    expect((await grant('twins@example.com')).code).toBe(5);
+  });
+
+  it("user grant reaches a member of another workspace (the operator's privilege), who keeps both memberships", async () => {
+    const granted = await run(
+      'user',
+      'grant',
+      '--workspace',
+      'other-realm',
+      '--user',
+      'op@example.com',
+      '--role',
+      'admin',
+    );
+    expect(granted.code).toBe(0);
+    const list = async (ws: string) =>
+      ((await run('user', 'list', '--workspace', ws)).json.data as { email: string; role: string }[]).find(
+        (u) => u.email === 'op@example.com',
+      )?.role;
+    expect(await list('other-realm')).toBe('admin');
+    expect(await list('my-server')).toBe('owner');
+  });
 });

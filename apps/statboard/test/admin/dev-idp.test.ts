@@ -48,6 +48,34 @@ async function get(jar: CookieJar, url: string, init: RequestInit = {}): Promise
   return res;
 }
 
+/** Signs in through the embedded provider's form as `email`; returns the browser's cookies. */
+async function devSignIn(email: string): Promise<CookieJar> {
+  const jar = new CookieJar();
+  let res = await get(jar, '/auth/login');
+  let location = res.headers.get('location') ?? '';
+  let form = '';
+  for (let i = 0; i < 10 && location; i++) {
+    res = await get(jar, location);
+    location = res.headers.get('location') ?? '';
+    if (!location) form = await res.text();
+  }
+  const action = /action="([^"]+)"/.exec(form)![1]!;
+  res = await get(jar, action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+    body: new URLSearchParams({ email }).toString(),
+  });
+  location = res.headers.get('location') ?? '';
+  for (let i = 0; i < 10 && location && !location.startsWith('/'); i++) {
+    res = await get(jar, location);
+    location = res.headers.get('location') ?? '';
+  }
+  expect(jar.cookies.get('statboard_session')).toBeDefined();
+  return jar;
+}
+
+let owner: CookieJar;
+
 describe('embedded development identity provider (no OIDC_ISSUER, not production)', () => {
   it("logs a loud warning and where to sign in (the console's address)", () => {
     const text = logs.join('');
@@ -116,6 +144,18 @@ describe('embedded development identity provider (no OIDC_ISSUER, not production
       body: JSON.stringify({ hostname: 'mc.example.com', port: 25565 }),
     });
     expect(created.status).toBe(201);
+    owner = jar;
+  });
+
+  it('claims every email verified, so a role is given by the email typed in its form', async () => {
+    const newcomer = await devSignIn('new.comer@example.com');
+    const res = await get(owner, `/api/v1/admin/users/${encodeURIComponent('New.Comer@example.com')}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({ role: 'readonly' }),
+    });
+    expect(res.status).toBe(200);
+    expect(await (await get(newcomer, '/api/v1/admin/me')).json()).toMatchObject({ role: 'readonly' });
   });
 
   it('refuses an empty email on the login form with the form again', async () => {

@@ -84,7 +84,13 @@ describe.skipIf(TEST_DATABASE_URL === null)('several instances sharing PostgreSQ
   });
 
   it('a session ended or a role changed on one instance is refused or changed on the other, which kept it', async () => {
-    const identity = { issuer: 'https://idp.example', subject: 'kept', email: 'kept@example.com', displayName: 'K' };
+    const identity = {
+      issuer: 'https://idp.example',
+      subject: 'kept',
+      email: 'kept@example.com',
+      emailVerified: true,
+      displayName: 'K',
+    };
     const user = await a.services.users.upsertFromLogin(identity, new Date());
     await a.services.db.transaction((tx) => a.services.users.addOwner(tx, fx.workspaceId, user.id));
     const { id } = await a.services.sessions.create(user.id);

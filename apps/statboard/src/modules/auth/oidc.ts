@@ -23,6 +23,15 @@ function isUnreachable(err: unknown): boolean {
 }
 
 /**
+ * The email of a claim set (ID token or userinfo) and whether the provider verified it: `email_verified` must be
+ * the boolean true in the same set (OIDC Core 1.0, section 5.1); absent or anything else is unverified.
+ */
+function emailOf(claims: Record<string, unknown>): { address: string; verified: boolean } | null {
+  if (typeof claims.email !== 'string') return null;
+  return { address: claims.email, verified: claims.email_verified === true };
+}
+
+/**
  * The application's OpenID Connect client (openid-client 6): authorization code with PKCE S256, state and
  * nonce, ID token signature checked against the provider's JWKS. Discovery happens lazily at the first login
  * (the embedded provider is only reachable once the server listens) and is retried after a failure.
@@ -114,7 +123,8 @@ export class OidcClient {
 
   /**
    * Completes a login from the callback URL: exchanges the code (PKCE), verifies state, nonce and the ID
-   * token (signature through JWKS, iss, aud, exp), and reads email and name from the ID token or userinfo.
+   * token (signature through JWKS, iss, aud, exp), and reads email (with `email_verified` from the same
+   * source) and name from the ID token or userinfo.
    */
   async finish(callbackUrl: URL, expected: { state: string; nonce: string; codeVerifier: string }): Promise<Identity> {
     const config = await this.config();
@@ -131,21 +141,28 @@ export class OidcClient {
     }
     const claims = tokens.claims();
     if (!claims) throw new AppError('BAD_REQUEST', 'Login failed: the identity provider sent no ID token.');
-    let email = typeof claims.email === 'string' ? claims.email : null;
+    let email = emailOf(claims);
     let name = typeof claims.name === 'string' ? claims.name : null;
     let preferred = typeof claims.preferred_username === 'string' ? claims.preferred_username : null;
     if ((email === null || name === null) && config.serverMetadata().userinfo_endpoint !== undefined) {
       try {
         const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
-        email ??= typeof info.email === 'string' ? info.email : null;
+        email ??= emailOf(info);
         name ??= typeof info.name === 'string' ? info.name : null;
         preferred ??= typeof info.preferred_username === 'string' ? info.preferred_username : null;
       } catch (err) {
         this.log.warn({ err }, 'OIDC userinfo request failed; continuing with the ID token claims');
       }
     }
-    const displayName = (name ?? preferred ?? email ?? claims.sub).slice(0, 255);
-    return { issuer: claims.iss, subject: claims.sub, email: email?.slice(0, 320) ?? null, displayName };
+    const displayName = (name ?? preferred ?? email?.address ?? claims.sub).slice(0, 255);
+    return {
+      issuer: claims.iss,
+      subject: claims.sub,
+      email: email?.address.slice(0, 320) ?? null,
+      // A shortened address is not the one the provider verified.
+      emailVerified: email?.verified === true && email.address.length <= 320,
+      displayName,
+    };
   }
 
   private failure(err: unknown): AppError {

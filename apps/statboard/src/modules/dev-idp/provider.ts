@@ -100,6 +100,8 @@ export async function createDevIdp(publicUrl: string, redirectUri: string): Prom
     },
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
     pkce: { required: () => true },
+    // Every typed email is claimed verified, so roles can be given by email in development. The provider lets
+    // anyone sign in as anyone and never runs in production (see the warning in auth/login.ts).
     async findAccount(_ctx, sub) {
       return {
         accountId: sub,

@@ -6,6 +6,8 @@ export interface UserRow {
   oidc_issuer: string;
   oidc_subject: string;
   email: string | null;
+  /** The provider said `email` is verified (OIDC `email_verified`), at the latest login. */
+  email_verified: boolean;
   display_name: string;
   last_login_at: Date | null;
   created_at: Date;
@@ -13,21 +15,25 @@ export interface UserRow {
 }
 
 const COLUMNS =
-  'u.id, u.oidc_issuer, u.oidc_subject, u.email, u.display_name, u.last_login_at, u.created_at, u.updated_at';
+  'u.id, u.oidc_issuer, u.oidc_subject, u.email, u.email_verified, u.display_name, u.last_login_at, u.created_at, ' +
+  'u.updated_at';
 
-/** Creates the user of (issuer, subject) or refreshes its email and name; records the login time. */
+/**
+ * Creates the user of (issuer, subject) or refreshes its email, its verification and name; records the login
+ * time. (issuer, subject) alone identifies a user: an email never joins a login to an existing user.
+ */
 export async function upsertUser(
   db: Queryable,
-  u: { issuer: string; subject: string; email: string | null; displayName: string; at: Date },
+  u: { issuer: string; subject: string; email: string | null; emailVerified: boolean; displayName: string; at: Date },
 ): Promise<UserRow> {
   const rows = await db.query<UserRow>(
-    `INSERT INTO users AS u (oidc_issuer, oidc_subject, email, display_name, last_login_at)
-     VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO users AS u (oidc_issuer, oidc_subject, email, email_verified, display_name, last_login_at)
+     VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (oidc_issuer, oidc_subject) DO UPDATE
-       SET email = EXCLUDED.email, display_name = EXCLUDED.display_name, last_login_at = EXCLUDED.last_login_at,
-           updated_at = now()
+       SET email = EXCLUDED.email, email_verified = EXCLUDED.email_verified, display_name = EXCLUDED.display_name,
+           last_login_at = EXCLUDED.last_login_at, updated_at = now()
      RETURNING ${COLUMNS}`,
-    [u.issuer, u.subject, u.email, u.displayName, u.at],
+    [u.issuer, u.subject, u.email, u.emailVerified, u.displayName, u.at],
   );
   return rows[0]!;
 }
@@ -37,13 +43,42 @@ export async function findUser(db: Queryable, id: string): Promise<UserRow | nul
   return rows[0] ?? null;
 }
 
-/** Users with this email (case-insensitive), the most recent login first. */
-export function findUsersByEmail(db: Queryable, email: string): Promise<UserRow[]> {
+/**
+ * The users a workspace may name (`$1`): its members, and users without any membership (newcomers waiting for a
+ * role). `$1` null: every user (the operator's CLI).
+ */
+const REACHABLE = `($1::uuid IS NULL
+  OR EXISTS (SELECT 1 FROM workspace_memberships m WHERE m.user_id = u.id AND m.workspace_id = $1)
+  OR NOT EXISTS (SELECT 1 FROM workspace_memberships m WHERE m.user_id = u.id))`;
+
+/** The user with this id, when the workspace (null: anyone) may name them. */
+export async function findReachableUser(db: Queryable, from: string | null, id: string): Promise<UserRow | null> {
+  const rows = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users u WHERE u.id = $2 AND ${REACHABLE}`, [from, id]);
+  return rows[0] ?? null;
+}
+
+/**
+ * The users the workspace (null: anyone) may name whose provider verified this email (case-insensitive); the
+ * oldest first. Unverified emails never match: anyone may claim an address at some providers.
+ */
+export function findReachableUsersByVerifiedEmail(
+  db: Queryable,
+  from: string | null,
+  email: string,
+): Promise<UserRow[]> {
   return db.query<UserRow>(
-    `SELECT ${COLUMNS} FROM users u WHERE lower(u.email) = lower($1)
-     ORDER BY u.last_login_at DESC NULLS LAST, u.created_at DESC`,
-    [email],
+    `SELECT ${COLUMNS} FROM users u WHERE u.email_verified AND lower(u.email) = lower($2) AND ${REACHABLE}
+     ORDER BY u.created_at, u.id`,
+    [from, email],
   );
+}
+
+/**
+ * Locks the user's row until the transaction ends: role changes of one user are serialized, so a workspace's
+ * check that a newcomer has no membership still holds when it grants them a role.
+ */
+export async function lockUser(db: Queryable, id: string): Promise<void> {
+  await db.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [id]);
 }
 
 export interface MembershipRow {

@@ -5,7 +5,10 @@ import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.t
 import { AdminUser, UpdateUserRequest } from './schemas.ts';
 import type { UserService } from './service.ts';
 
-/** `/admin/users`: everyone who has signed in and their role here; admins and owners read and change them. */
+/**
+ * `/admin/users`: the workspace's members and their roles; admins and owners read and change them, and give a
+ * role to someone who signed in without one. Members of other workspaces are out of reach (404, as unknown).
+ */
 export function userRoutes(users: UserService, guards: AdminGuards): FastifyPluginAsyncTypebox {
   return async (app) => {
     await guards.enter(app);
@@ -29,10 +32,14 @@ export function userRoutes(users: UserService, guards: AdminGuards): FastifyPlug
         schema: {
           ...ADMIN_DOC,
           operationId: 'updateUserRole',
-          summary: "Sets a user's role; only owners grant or change owner; the last owner stays (409)",
+          summary:
+            "Sets a user's role; only owners grant or change owner; the last owner stays (409). Reaches this " +
+            "workspace's members and users without any membership; anyone else is 404, as an unknown user",
           params: Type.Object({
             user: Type.Union([Type.String({ format: 'uuid' }), Type.String({ format: 'email', maxLength: 320 })], {
-              description: "The user's id, or the email address they signed in with (they must have signed in once)",
+              description:
+                "The user's id, or the email address they signed in with when their identity provider verified it " +
+                '(they must have signed in once; 409 when several users share it: use the id)',
             }),
           }),
           body: UpdateUserRequest,

@@ -13,7 +13,29 @@ export interface Identity {
   issuer: string;
   subject: string;
   email: string | null;
+  /** The provider said the email is verified (`email_verified: true` from the same source as the email). */
+  emailVerified: boolean;
   displayName: string;
+}
+
+/**
+ * Whom a role change may name: `workspace`, the workspace's members and users without any membership (the admin
+ * API: another workspace's members stay out of reach); `anyone`, every user (the operator's CLI).
+ */
+export type Reach = 'workspace' | 'anyone';
+
+/** One answer for an unknown user and one out of reach: the route must not tell them apart. */
+const NO_SUCH_USER =
+  'No such user here. They must sign in once before they can be given a role; an email names them only when ' +
+  'their identity provider verified it, and their user id always does.';
+
+function ambiguousEmail(email: string): AppError {
+  return new AppError(
+    'CONFLICT',
+    `Several users signed in with the verified email '${email}': give the role by user id instead. A member's id ` +
+      "is in GET /api/v1/admin/users; someone without a role sees theirs on the console's 'No access yet' page " +
+      'or at GET /api/v1/admin/me.',
+  );
 }
 
 /** What the session knows about its user: who, and their role in which workspace. */
@@ -77,14 +99,21 @@ export class UserService {
     return (await repo.listUsers(this.db, workspaceId)).map((r) => toUser(r, r.role));
   }
 
-  /** A user by id or email (someone who has signed in at least once), with their role in this workspace. */
-  async get(workspaceId: string, userRef: string, db: Queryable = this.db): Promise<User> {
-    const row = isUuid(userRef)
-      ? await repo.findUser(db, userRef.toLowerCase())
-      : ((await repo.findUsersByEmail(db, userRef))[0] ?? null);
-    if (!row) {
-      throw new AppError('NOT_FOUND', `No user '${userRef}': they must sign in once before they can be given a role.`);
+  /**
+   * A user by id, or by an email their provider verified, with their role in this workspace; within `reach`.
+   * 404 when there is none (unknown, out of reach or unverified alike); 409 when the email names several users.
+   */
+  async get(workspaceId: string, userRef: string, db: Queryable = this.db, reach: Reach = 'workspace'): Promise<User> {
+    const from = reach === 'workspace' ? workspaceId : null;
+    let row: repo.UserRow | null;
+    if (isUuid(userRef)) {
+      row = await repo.findReachableUser(db, from, userRef.toLowerCase());
+    } else {
+      const rows = await repo.findReachableUsersByVerifiedEmail(db, from, userRef);
+      if (rows.length > 1) throw ambiguousEmail(userRef);
+      row = rows[0] ?? null;
     }
+    if (!row) throw new AppError('NOT_FOUND', NO_SUCH_USER);
     return toUser(row, await repo.findRole(db, workspaceId, row.id));
   }
 
@@ -97,15 +126,26 @@ export class UserService {
   /**
    * Sets a user's role (`{role}`; null removes it). Admins set roles other than owner; only an owner grants
    * owner or changes an owner's role; the last owner cannot be demoted (409). `actor.role` is the role the
-   * change is made with.
+   * change is made with. The user is named by id or verified email (see `get`); memberships in other workspaces
+   * are left as they are.
    */
-  async setRole(actor: Actor & { role: Role }, workspaceId: string, userId: string, input: unknown): Promise<User> {
+  async setRole(
+    actor: Actor & { role: Role },
+    workspaceId: string,
+    userRef: string,
+    input: unknown,
+    reach: Reach = 'workspace',
+  ): Promise<User> {
     const { role } = checkBody(UpdateUserRequest, input, 'The role is invalid.');
     if (!allows(actor.role, 'write:users')) throw new AppError('FORBIDDEN', 'Your role cannot manage users.');
     return this.db.transaction(async (tx) => {
-      const before = await this.get(workspaceId, userId, tx);
+      const found = await this.get(workspaceId, userRef, tx, reach);
+      await repo.lockUser(tx, found.id);
+      // Read again under the lock: another workspace may have given the newcomer a role meanwhile.
+      const before = await this.get(workspaceId, found.id, tx, reach);
       if (before.role !== role) await this.changeRole(tx, actor.role, workspaceId, before, role);
-      const after = await this.get(workspaceId, before.id, tx);
+      // Removed from here while a member elsewhere, they are out of reach now: read them regardless.
+      const after = await this.get(workspaceId, before.id, tx, 'anyone');
       await this.audit.record(tx, actor, {
         workspaceId,
         action: 'USER_ROLE_UPDATED',

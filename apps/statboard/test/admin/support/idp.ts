@@ -12,7 +12,18 @@ export interface TestIdp {
   tamperIdToken: boolean;
   /** Client authentication methods seen at the token endpoint. */
   tokenAuth: string[];
+  /** What the provider claims for a login name (typed in its form; also the subject); see `TestAccount`. */
+  accounts: Map<string, TestAccount>;
   close(): Promise<void>;
+}
+
+/**
+ * Claims of one account. By default the login name is the email, verified. Another email lets two subjects
+ * share an address; `emailVerified: false` claims an address the provider did not verify; null leaves it out.
+ */
+export interface TestAccount {
+  email?: string;
+  emailVerified?: boolean | null;
 }
 
 export interface TestIdpOptions {
@@ -24,6 +35,8 @@ export interface TestIdpOptions {
   tokenEndpointAuthMethod?: string;
   /** Names for the accounts; default: the email's local part. */
   names?: Record<string, string>;
+  /** Initial `TestIdp.accounts`. */
+  accounts?: Record<string, TestAccount>;
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -42,6 +55,7 @@ export async function startTestIdp(opts: TestIdpOptions): Promise<TestIdp> {
   const clientSecret = randomBytes(24).toString('base64url');
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'test-key', alg: 'RS256', use: 'sig' };
+  const accounts = new Map(Object.entries(opts.accounts ?? {}));
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -63,7 +77,16 @@ export async function startTestIdp(opts: TestIdpOptions): Promise<TestIdp> {
     async findAccount(_ctx, sub) {
       return {
         accountId: sub,
-        claims: () => ({ sub, email: sub, email_verified: true, name: opts.names?.[sub] ?? sub.split('@')[0] }),
+        claims: () => {
+          const account = accounts.get(sub) ?? {};
+          const verified = account.emailVerified === undefined ? true : account.emailVerified;
+          return {
+            sub,
+            email: account.email ?? sub,
+            ...(verified === null ? {} : { email_verified: verified }),
+            name: opts.names?.[sub] ?? sub.split('@')[0],
+          };
+        },
       };
     },
     interactions: { url: (_ctx, i) => `/interaction/${i.uid}` },
@@ -86,6 +109,7 @@ export async function startTestIdp(opts: TestIdpOptions): Promise<TestIdp> {
     clientSecret,
     tamperIdToken: false,
     tokenAuth: [],
+    accounts,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
