@@ -16,7 +16,8 @@ import { expectError, snapshotDb } from './http/support.ts';
  * The shared security matrix every key route runs (after unkey's `runCommonRouteTests`): missing, malformed,
  * unknown, wrong-secret, type-swapped, revoked, expired and disabled keys are 401 INVALID_API_KEY; a key
  * without the route's scope is 403 INSUFFICIENT_SCOPE; a key of another workspace never sees this one's
- * records. None of these requests writes anything.
+ * records; a key whose restriction leaves out what the request names is 403 FORBIDDEN (routes that name a
+ * restricted thing). None of these requests writes anything.
  */
 
 /** What the matrix builds in its own workspace, for routes to address. */
@@ -25,6 +26,15 @@ export interface MatrixWorld {
   /** A public player of the home workspace with one statistic in its active season. */
   playerUuid: string;
   statKey: string;
+  /** A second enabled server of the home workspace (lobby.matrix.example:25566), to restrict keys to. */
+  lobbyServerId: string;
+}
+
+/** Restrictions of a key (as the key create body names them). */
+export interface KeyRestrictions {
+  player_restrictions?: string[];
+  server_restrictions?: string[];
+  season_restrictions?: string[];
 }
 
 export interface KeyRoute {
@@ -34,6 +44,8 @@ export interface KeyRoute {
   url(w: MatrixWorld): string;
   /** A body that a correct key gets a 200 for (POST routes). */
   body?(w: MatrixWorld): unknown;
+  /** Restrictions that leave out what the request names: a key with the route's scope and them gets 403 FORBIDDEN. */
+  outsideRestriction?(w: MatrixWorld): KeyRestrictions;
 }
 
 const PLAYER = '6a0f1e2d-3c4b-4a59-8877-665544332211';
@@ -46,6 +58,8 @@ interface Tokens {
   disabled: string;
   wrongScope: string;
   otherWorkspace: string;
+  /** A key with the route's scope whose restriction leaves out what the request names (routes that name one). */
+  restricted: string | null;
   /** id and secret of a real key, to forge variants. */
   realId: string;
   realSecret: string;
@@ -104,12 +118,12 @@ export function runSecurityMatrix(label: string, getCtx: () => TestContext, rout
       const home = await seedWorkspace(s, 'Matrix home');
       const ws = home.workspaceId;
       const type = route.scope === 'ingest:write' ? 'client' : 'website';
-      const make = async (over: { scopes?: string[]; expires_at?: string } = {}) =>
+      const make = async (over: { scopes?: string[]; expires_at?: string } & KeyRestrictions = {}) =>
         s.keys.create(ACTOR, ws, {
+          ...over,
           name: 'matrix',
           type: over.scopes ? 'integration' : type,
           scopes: over.scopes ?? [route.scope],
-          expires_at: over.expires_at,
         });
       const good = await make();
       const revoked = await make();
@@ -118,6 +132,7 @@ export function runSecurityMatrix(label: string, getCtx: () => TestContext, rout
       const disabled = await make();
       await disableKey(ctx, disabled.data.id);
       const wrongScope = await make({ scopes: SCOPES.filter((x) => x !== route.scope) });
+      const lobby = await s.servers.create(ACTOR, ws, { name: 'Lobby', hostname: 'lobby.matrix.example', port: 25566 });
 
       // Another workspace with the same scope, its own season (same slug) and a server under another name.
       const other = await s.workspaces.create(ACTOR, { name: 'Matrix other' });
@@ -132,6 +147,8 @@ export function runSecurityMatrix(label: string, getCtx: () => TestContext, rout
       );
       await s.flush();
 
+      world = { home, playerUuid: PLAYER, statKey: STAT, lobbyServerId: lobby.id };
+      const restricted = route.outsideRestriction ? await make(route.outsideRestriction(world)) : null;
       const real = splitToken(good.secret);
       t = {
         good: good.secret,
@@ -140,11 +157,11 @@ export function runSecurityMatrix(label: string, getCtx: () => TestContext, rout
         disabled: disabled.secret,
         wrongScope: wrongScope.secret,
         otherWorkspace: otherKey.secret,
+        restricted: restricted?.secret ?? null,
         realId: real.id,
         realSecret: real.secret,
         realType: real.type,
       };
-      world = { home, playerUuid: PLAYER, statKey: STAT };
     });
 
     it('answers a correct key with 200 (the control case)', async () => {
@@ -227,6 +244,12 @@ export function runSecurityMatrix(label: string, getCtx: () => TestContext, rout
     it(`returns 403 INSUFFICIENT_SCOPE for a key without ${route.scope}`, async () => {
       await expectRefused(`Bearer ${t.wrongScope}`, 403, 'INSUFFICIENT_SCOPE');
     });
+
+    if (route.outsideRestriction) {
+      it('returns 403 FORBIDDEN for a key whose restriction leaves out what the request names', async () => {
+        await expectRefused(`Bearer ${t.restricted!}`, 403, 'FORBIDDEN');
+      });
+    }
 
     it("never shows another workspace's records to its key (404 or no data)", async () => {
       const before = await snapshotDb(ctx.db);

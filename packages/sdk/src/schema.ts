@@ -1650,7 +1650,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description The error code the upload got */
+                            /** @description The error code the upload got; OVERFLOW for the one group a key gets a day (UTC) counting its rejections past its first 100 groups (server and player null) */
                             code: string;
                             count: number;
                             /** Format: date-time */
@@ -1907,7 +1907,7 @@ export interface operations {
     adminGetOnlinePlayers: {
         parameters: {
             query?: {
-                /** @description Only players whose open session is on this server (its id) */
+                /** @description Only players whose open session is on this server (its id); outside the key's server restriction 403. Without it, a key with a server restriction lists its servers only */
                 server?: string;
             };
             header?: never;
@@ -3361,13 +3361,19 @@ export interface operations {
                         minecraft_version?: string;
                         mod_version: string;
                     };
-                    /** @default [] */
+                    /**
+                     * @description At most 100 events a batch
+                     * @default []
+                     */
                     events?: {
                         /** Format: uuid */
                         id: string;
                         /** Format: date-time */
                         occurred_at: string;
-                        /** @default {} */
+                        /**
+                         * @description At most 4 KB (4096 bytes) as JSON in UTF-8, nested at most 32 levels
+                         * @default {}
+                         */
                         payload?: {
                             [key: string]: unknown;
                         };
@@ -3679,7 +3685,7 @@ export interface operations {
     getOnlinePlayers: {
         parameters: {
             query?: {
-                /** @description Only players whose open session is on this server (its id) */
+                /** @description Only players whose open session is on this server (its id); outside the key's server restriction 403. Without it, a key with a server restriction lists its servers only */
                 server?: string;
             };
             header?: never;

@@ -25,6 +25,8 @@ function fixFor(r: Rejection): { text: string; to: string } | null {
     return { text: `Edit the key “${r.key.name}”`, to: `/keys?edit=${r.key.id}` };
   }
   if (r.code === 'INVALID_API_KEY') return { text: 'Create a client key for the mod', to: '/keys?new=client' };
+  // More kinds of bad uploads from one key in a day than a mod misconfigured once sends: a leaked or misused key.
+  if (r.code === 'OVERFLOW' && r.key) return { text: `Review the key “${r.key.name}”`, to: `/keys?edit=${r.key.id}` };
   return null;
 }
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RejectionLog } from '#src/modules/ingest/rejection-log.ts';
 import { ACTOR, bearer, modBatch } from '../helpers.ts';
 import { buildTeam, PLAYER_UUID, type Team } from './support/team.ts';
@@ -140,23 +140,95 @@ describe('GET /admin/activity', () => {
 });
 
 describe('the log of rejected uploads', () => {
-  it('logs the first of each (reason, key, server, player) and counts repeats instead of logging each', () => {
-    const lines: { msg: string; code?: string; repeated?: number }[] = [];
+  const capture = () => {
+    const lines: { msg: string; code?: string; key?: string | null; suppressed?: number }[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _e, cb) {
         for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
         cb();
       },
     });
-    const log = new RejectionLog(pino({ level: 'info' }, sink));
+    return { lines, log: new RejectionLog(pino({ level: 'info' }, sink)) };
+  };
+  beforeEach(() => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 9, 6, 12) });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('logs the first of each (reason, server, player) of a key in a minute, then one line counting the rest', () => {
+    const { lines, log } = capture();
     try {
       const line = { code: 'NOT_FOUND', reason: 'No enabled server', key: 'k1', server: 'a:1', player: 'p' };
       for (let i = 0; i < 1_000; i++) log.note(line);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({
+        code: 'NOT_FOUND',
+        key: 'k1',
+        msg: 'ingest rejected: NOT_FOUND: No enabled server',
+      });
+      // A new reason a second later is a line of its own; the repeats are summed up when the minute ends.
+      vi.advanceTimersByTime(1_000);
       log.note({ ...line, code: 'INVALID_PAYLOAD', reason: 'bad' });
       expect(lines).toHaveLength(2);
-      expect(lines[0]).toMatchObject({ code: 'NOT_FOUND', msg: 'ingest rejected: NOT_FOUND: No enabled server' });
+      vi.advanceTimersByTime(60_000);
+      expect(lines).toHaveLength(3);
+      expect(lines[2]).toMatchObject({ key: 'k1', suppressed: 999 });
+      expect(lines[2]!.msg).toBe(
+        'ingest rejected 999 more upload(s) of key k1 since 2026-10-06T12:00:00.000Z, not logged one by one',
+      );
+      // Quiet afterwards: nothing more.
+      vi.advanceTimersByTime(180_000);
+      expect(lines).toHaveLength(3);
     } finally {
       log.close();
     }
+  });
+
+  it('writes at most one line a second per key, however many different rejections it has', () => {
+    const { lines, log } = capture();
+    try {
+      // 100 a second for 10 seconds, each naming another server.
+      for (let s = 0; s < 10; s++) {
+        for (let i = 0; i < 100; i++) {
+          log.note({ code: 'NOT_FOUND', reason: 'No enabled server', key: 'k1', server: `h${s}-${i}:1`, player: null });
+        }
+        vi.advanceTimersByTime(1_000);
+      }
+      expect(lines).toHaveLength(10);
+      vi.advanceTimersByTime(60_000);
+      expect(lines).toHaveLength(11);
+      expect(lines[10]).toMatchObject({ key: 'k1', suppressed: 990 });
+    } finally {
+      log.close();
+    }
+  });
+
+  it('gives each key a budget of its own, and every request without a usable key one budget together', () => {
+    const { lines, log } = capture();
+    try {
+      for (let i = 0; i < 50; i++) {
+        log.note({ code: 'INVALID_API_KEY', reason: 'unknown key', key: null, server: `h${i}:1`, player: null });
+        log.note({ code: 'NOT_FOUND', reason: 'No enabled server', key: `k${i}`, server: 'a:1', player: null });
+      }
+      expect(lines.filter((l) => l.key === null)).toHaveLength(1);
+      expect(lines.filter((l) => l.key !== null)).toHaveLength(50);
+      vi.advanceTimersByTime(61_000);
+      const summary = lines.find((l) => l.key === null && l.suppressed !== undefined);
+      expect(summary?.suppressed).toBe(49);
+      expect(summary?.msg).toMatch(/ without a usable key since /);
+    } finally {
+      log.close();
+    }
+  });
+
+  it('sums up what was not logged when it closes, once the last line of the key is a second old', () => {
+    const { lines, log } = capture();
+    const line = { code: 'NOT_FOUND', reason: 'No enabled server', key: 'k1', server: 'a:1', player: 'p' };
+    for (let i = 0; i < 5; i++) log.note(line);
+    vi.advanceTimersByTime(1_000);
+    log.close();
+    expect(lines.map((l) => l.suppressed)).toEqual([undefined, 4]);
   });
 });

@@ -86,6 +86,7 @@ runSecurityMatrix('GET /api/v1/online?server=', () => ctx, {
   method: 'GET',
   scope: 'presence:read',
   url: (w) => `/api/v1/online?server=${w.home.serverId}`,
+  outsideRestriction: (w) => ({ server_restrictions: [w.lobbyServerId] }),
 });
 
 describe('GET /api/v1/stats', () => {

@@ -283,8 +283,39 @@ describe('POST /api/v1/ingest/batch: happy path', () => {
       Array.from({ length: n }, () => ({ id: uuid(), type: 'BLOCK_MINED', occurred_at: at(0), payload: { n: 1 } }));
     await ingestOk(ctx, client, modBatch({ uuid: uuid(), events: events(100) }));
     const before = await snapshotDb(ctx.db);
-    expectInvalid(await postBatch(ctx, client, modBatch({ uuid: uuid(), events: events(101) })), 'events');
+    const details = expectInvalid(
+      await postBatch(ctx, client, modBatch({ uuid: uuid(), events: events(101) })),
+      'events',
+    );
+    // The message names the limit.
+    expect(details.events!.join(' ')).toMatch(/\b100\b/);
     expect(await snapshotDb(ctx.db)).toEqual(before);
+  });
+
+  it('accepts an event payload of 4096 bytes as JSON and refuses 4097 (422 events.N.payload naming the limit)', async () => {
+    /** A payload `{"text":"…"}` whose JSON is `bytes` long in UTF-8, written with `char` (1 or 2 bytes). */
+    const payloadOf = (bytes: number, char = 'x') => {
+      const room = bytes - '{"text":""}'.length;
+      const width = Buffer.byteLength(char, 'utf8');
+      return { text: char.repeat(Math.floor(room / width)) + 'x'.repeat(room % width) };
+    };
+    const event = (payload: object) => ({ id: uuid(), type: 'CHAT', occurred_at: at(0), payload });
+    const fits = event(payloadOf(4096));
+    expect(Buffer.byteLength(JSON.stringify(fits.payload))).toBe(4096);
+    await ingestOk(ctx, client, modBatch({ uuid: uuid(), events: [fits] }));
+    expect(await sql(ctx, 'SELECT count(*)::int AS n FROM events WHERE id = $1', [fits.id])).toEqual([{ n: 1 }]);
+
+    for (const payload of [payloadOf(4097), payloadOf(4097, 'é'), payloadOf(100_000)]) {
+      const before = await snapshotDb(ctx.db);
+      const body = modBatch({ uuid: uuid(), events: [event({ n: 1 }), event(payload)] });
+      const details = expectInvalid(await postBatch(ctx, client, body), 'events.1.payload');
+      expect(details['events.1.payload']).toEqual(['must be at most 4 KB (4096 bytes) as JSON']);
+      expect(await snapshotDb(ctx.db)).toEqual(before);
+    }
+    // Bytes, not characters: 2,100 two-byte characters are 4,211 bytes.
+    const wide = { text: 'é'.repeat(2_100) };
+    expect(JSON.stringify(wide).length).toBeLessThan(4096);
+    expectInvalid(await postBatch(ctx, client, modBatch({ uuid: uuid(), events: [event(wide)] })), 'events.0.payload');
   });
 
   it('accepts a batch without stats and events (defaults to empty lists)', async () => {

@@ -123,6 +123,36 @@ describe('GET /online with thousands online', () => {
     expect(later.map((e) => e.player.uuid)).toContain(newcomer);
   });
 
+  it('never serves a kept answer of all servers to a key restricted to some of them', async () => {
+    const lobby = await ctx.services.servers.create(ACTOR, fx.workspaceId, {
+      name: 'Lobby',
+      hostname: 'lobby.example.com',
+      port: 25566,
+    });
+    const onLobby = uuid();
+    await ingestOk(
+      ctx,
+      fx.keys.client!,
+      modBatch({ uuid: onLobby, username: 'LobbyOne', sessionId: uuid(), hostname: 'lobby.example.com', port: 25566 }),
+    );
+    const restricted = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
+      name: 'lobby only',
+      type: 'website',
+      scopes: ['presence:read'],
+      server_restrictions: [lobby.id],
+    });
+    // The answer of all servers is large, so it is kept; the restricted key's comes right after, within its life.
+    expect((await count()).length).toBeGreaterThan(ONLINE_CACHE_MIN_PLAYERS);
+    for (const url of ['/api/v1/online', `/api/v1/online?server=${lobby.id}`]) {
+      const res = await getJson(ctx, restricted.secret, url);
+      expect(res.statusCode, res.body).toBe(200);
+      expect((res.json() as { data: { player: { uuid: string } }[] }).data.map((e) => e.player.uuid)).toEqual([
+        onLobby,
+      ]);
+    }
+    expect((await getJson(ctx, restricted.secret, `/api/v1/online?server=${fx.serverId}`)).statusCode).toBe(403);
+  });
+
   it('drops a hidden player at once', async () => {
     const [first] = await count();
     await ctx.services.playerAdmin.update(ACTOR, fx.workspaceId, first!.player.uuid, { public: false });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { runSecurityMatrix } from '../security-matrix.ts';
-import { getJson, ingestOk, mutate, snapshotDb, sql, uuid } from './support.ts';
+import { expectError, getJson, ingestOk, mutate, snapshotDb, sql, uuid } from './support.ts';
 
 let ctx: TestContext;
 let fx: Fixture;
@@ -118,6 +118,66 @@ describe('GET /api/v1/online', () => {
     const seen = await uuidsOnline(k.secret);
     expect(seen).toEqual([a.player]);
     expect(seen).not.toContain(b.player);
+  });
+
+  it("applies the key's server restriction: its servers only, server= outside it 403, inside it that server", async () => {
+    const lobby = await ctx.services.servers.create(ACTOR, fx.workspaceId, {
+      name: 'Lobby',
+      hostname: 'lobby.example.com',
+      port: 25566,
+    });
+    const survival = await ctx.services.servers.create(ACTOR, fx.workspaceId, {
+      name: 'Survival',
+      hostname: 'survival.example.com',
+      port: 25567,
+    });
+    const onMain = await join('RestrMain');
+    const onLobby = uuid();
+    const onSurvival = uuid();
+    await ingestOk(
+      ctx,
+      fx.keys.client!,
+      modBatch({
+        uuid: onLobby,
+        username: 'RestrLobby',
+        sessionId: uuid(),
+        hostname: 'lobby.example.com',
+        port: 25566,
+      }),
+    );
+    await ingestOk(
+      ctx,
+      fx.keys.client!,
+      modBatch({
+        uuid: onSurvival,
+        username: 'RestrSurvival',
+        sessionId: uuid(),
+        hostname: 'survival.example.com',
+        port: 25567,
+      }),
+    );
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
+      name: 'lobby and survival',
+      type: 'website',
+      scopes: ['presence:read'],
+      server_restrictions: [lobby.id, survival.id],
+    });
+    // The unrestricted answer first (it may be kept), then the restricted key's.
+    expect(await uuidsOnline()).toEqual(expect.arrayContaining([onMain.player, onLobby, onSurvival]));
+    const seen = (await online(k.secret)).data;
+    expect(seen.map((e) => e.player.uuid).sort()).toEqual([onLobby, onSurvival].sort());
+    expect(new Set(seen.map((e) => e.server.id))).toEqual(new Set([lobby.id, survival.id]));
+
+    const before = await snapshotDb(ctx.db);
+    for (const outside of [fx.serverId, uuid()]) {
+      const res = await getJson(ctx, k.secret, `/api/v1/online?server=${outside}`);
+      expect(expectError(res, 403, 'FORBIDDEN').error.message).toBe('This API key may not read that server.');
+    }
+    expect(await snapshotDb(ctx.db)).toEqual(before);
+
+    const inside = await getJson(ctx, k.secret, `/api/v1/online?server=${lobby.id.toUpperCase()}`);
+    expect(inside.statusCode, inside.body).toBe(200);
+    expect((inside.json() as OnlineBody).data.map((e) => e.player.uuid)).toEqual([onLobby]);
   });
 
   it("never lists another workspace's players", async () => {

@@ -20,6 +20,15 @@ export const ACTIVITY_SEALED_AFTER_MS = 10 * 60_000;
 /** Final activity buckets kept (~200 bytes each): 50 overviews of the longest range (400 buckets). */
 const SEALED_BUCKETS_KEPT = 20_000;
 
+/**
+ * Distinct (code, server address, player) groups one key gets in `ingest_rejections` a day (UTC). A client key
+ * lives on players' machines: without a bound, uploads naming a new hostname each would write a group each.
+ */
+export const REJECTION_GROUPS_PER_KEY_DAY = 100;
+/** The code of the one group per key and day that counts the rejections past its first groups. */
+export const OVERFLOW_CODE = 'OVERFLOW';
+const OVERFLOW_MESSAGE = `Rejections in groups past the first ${REJECTION_GROUPS_PER_KEY_DAY} of this key in a day (UTC)`;
+
 /** A rejected batch, as far as the request got: the key and the body may be unknown. */
 export interface Rejection {
   workspaceId: string;
@@ -31,13 +40,52 @@ export interface Rejection {
   playerUuid: string | null;
 }
 
+/** The groups a key has in a day: admitted in this process, and whether those the table holds were counted in. */
+interface KeyDayGroups {
+  at: repo.KeyDay;
+  /** `code|hostname|port|player` of the groups admitted (at most REJECTION_GROUPS_PER_KEY_DAY), oldest first. */
+  groups: Set<string>;
+  /** Whether the groups already in the table (written before a restart, or by another instance) are in `groups`. */
+  checked: boolean;
+}
+
+const bucketKey = (b: Omit<repo.RejectionBucket, 'message' | 'count' | 'firstAt' | 'lastAt'>) =>
+  [b.workspaceId, b.hour.getTime(), b.code, b.keyId, b.hostname, b.port, b.playerUuid].join('|');
+const groupOf = (b: { code: string; hostname: string | null; port: number | null; playerUuid: string | null }) =>
+  [b.code, b.hostname, b.port, b.playerUuid].join('|');
+const keyDayOf = (workspaceId: string, keyId: string | null, day: number) => `${workspaceId}|${keyId}|${day}`;
+
+/** Adds `b` to the bucket of its hour and group in `into`: counts add up, times widen, the newest message wins. */
+function addBucket(into: Map<string, repo.RejectionBucket>, b: repo.RejectionBucket): void {
+  const k = bucketKey(b);
+  const kept = into.get(k);
+  if (!kept) {
+    into.set(k, b);
+    return;
+  }
+  kept.count += b.count;
+  if (b.firstAt < kept.firstAt) kept.firstAt = b.firstAt;
+  if (b.lastAt >= kept.lastAt) {
+    kept.lastAt = b.lastAt;
+    kept.message = b.message;
+  }
+}
+
 /**
  * What ingest tells the operator: rejected batches counted per hour by reason, key, server address and player,
  * and when each server last had a batch accepted. Both are collected in memory and written every few seconds (and
  * at shutdown), so a flood of bad uploads costs one statement per interval, not one per request.
+ *
+ * Bounded: a key gets at most REJECTION_GROUPS_PER_KEY_DAY distinct groups a day; the rest of its rejections that
+ * day are counted in one overflow group (code OVERFLOW, no server or player). The groups admitted are kept in
+ * memory for the day; at the first write of a key-day, those the table already holds are counted in, so the bound
+ * also holds across writes and restarts. (Instances running side by side each admit up to the bound after their
+ * first write: the table may then hold up to that many per instance.)
  */
 export class IngestDiagnostics {
   private readonly pending = new Map<string, repo.RejectionBucket>();
+  /** Groups admitted by `workspace|key|day number`; earlier days are forgotten after a write. */
+  private readonly keyDays = new Map<string, KeyDayGroups>();
   private readonly lastIngest = new Map<string, Date>();
   /** Upload counts by workspace and hour. */
   private readonly counts = new Map<
@@ -87,16 +135,87 @@ export class IngestDiagnostics {
     const at = new Date(this.now());
     const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
     this.count(r.workspaceId, hour).rejected++;
-    const k = [r.workspaceId, hour.getTime(), r.code, r.keyId, r.hostname, r.port, r.playerUuid].join('|');
-    const b = this.pending.get(k);
-    if (b) {
-      b.count++;
-      b.lastAt = at;
-      b.message = r.message;
+    const day = Math.floor(at.getTime() / DAY_MS);
+    const kd = keyDayOf(r.workspaceId, r.keyId, day);
+    let groups = this.keyDays.get(kd);
+    if (!groups) {
+      groups = {
+        at: { workspaceId: r.workspaceId, keyId: r.keyId, day: new Date(day * DAY_MS) },
+        groups: new Set(),
+        checked: false,
+      };
+      this.keyDays.set(kd, groups);
+    }
+    const group = groupOf(r);
+    if (!groups.groups.has(group) && groups.groups.size >= REJECTION_GROUPS_PER_KEY_DAY) {
+      this.add(this.overflow({ ...r, hour, count: 1, firstAt: at, lastAt: at }));
     } else {
-      this.pending.set(k, { ...r, hour, count: 1, firstAt: at, lastAt: at });
+      groups.groups.add(group);
+      this.add({ ...r, hour, count: 1, firstAt: at, lastAt: at });
     }
     this.schedule();
+  }
+
+  /** The overflow bucket that counts `b` instead (same workspace, key and hour). */
+  private overflow(b: repo.RejectionBucket): repo.RejectionBucket {
+    return { ...b, code: OVERFLOW_CODE, message: OVERFLOW_MESSAGE, hostname: null, port: null, playerUuid: null };
+  }
+
+  /** Adds a bucket to those waiting for the next write. */
+  private add(b: repo.RejectionBucket): void {
+    addBucket(this.pending, b);
+  }
+
+  /**
+   * Counts in the groups the table already holds for the key-days not yet checked (in one read), and moves the
+   * buckets of groups past the bound into their overflow group. Returns the buckets to write.
+   */
+  private async bounded(buckets: repo.RejectionBucket[]): Promise<repo.RejectionBucket[]> {
+    const unchecked = new Map<string, KeyDayGroups>();
+    for (const b of buckets) {
+      if (b.code === OVERFLOW_CODE) continue;
+      const kd = keyDayOf(b.workspaceId, b.keyId, Math.floor(b.hour.getTime() / DAY_MS));
+      const groups = this.keyDays.get(kd);
+      if (groups && !groups.checked) unchecked.set(kd, groups);
+    }
+    if (unchecked.size === 0) return buckets;
+    const list = [...unchecked.values()];
+    const stored = list.map(() => new Set<string>());
+    const rows = await repo.rejectionGroupsOf(
+      this.db,
+      list.map((g) => g.at),
+      REJECTION_GROUPS_PER_KEY_DAY,
+      OVERFLOW_CODE,
+    );
+    for (const row of rows) {
+      stored[row.i]?.add(groupOf({ ...row, playerUuid: row.player_uuid }));
+    }
+    const moved = new Set<string>();
+    for (const [i, groups] of list.entries()) {
+      // The table's groups first, then this process's in the order they came, up to the bound.
+      const admitted = stored[i]!;
+      const kd = keyDayOf(groups.at.workspaceId, groups.at.keyId, groups.at.day.getTime() / DAY_MS);
+      for (const g of groups.groups) {
+        if (admitted.has(g)) continue;
+        if (admitted.size < REJECTION_GROUPS_PER_KEY_DAY) admitted.add(g);
+        else moved.add(`${kd}|${g}`);
+      }
+      groups.groups = admitted;
+      groups.checked = true;
+    }
+    if (moved.size === 0) return buckets;
+    const out = new Map<string, repo.RejectionBucket>();
+    for (const b of buckets) {
+      const kd = keyDayOf(b.workspaceId, b.keyId, Math.floor(b.hour.getTime() / DAY_MS));
+      addBucket(out, moved.has(`${kd}|${groupOf(b)}`) ? this.overflow(b) : b);
+    }
+    return [...out.values()];
+  }
+
+  /** Forgets the groups of days before today: their buckets were written. */
+  private forgetPastDays(): void {
+    const today = Math.floor(this.now() / DAY_MS) * DAY_MS;
+    for (const [kd, groups] of this.keyDays) if (groups.at.day.getTime() < today) this.keyDays.delete(kd);
   }
 
   /** A batch with `values` statistics was committed through `serverId`. */
@@ -124,13 +243,14 @@ export class IngestDiagnostics {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    const buckets = [...this.pending.values()];
+    let buckets = [...this.pending.values()];
     const servers = [...this.lastIngest];
     const counts = [...this.counts.values()];
     this.pending.clear();
     this.lastIngest.clear();
     this.counts.clear();
     try {
+      if (buckets.length > 0) buckets = await this.bounded(buckets);
       if (counts.length > 0 || buckets.length > 0 || servers.length > 0) {
         // One transaction: on failure nothing was written, and everything is kept for the next write.
         await this.db.transaction(async (tx) => {
@@ -147,16 +267,7 @@ export class IngestDiagnostics {
       }
     } catch (err) {
       // Kept for the next write (the database may be away): counts are added, times keep the latest.
-      for (const b of buckets) {
-        const k = [b.workspaceId, b.hour.getTime(), b.code, b.keyId, b.hostname, b.port, b.playerUuid].join('|');
-        const newer = this.pending.get(k);
-        if (newer) {
-          newer.count += b.count;
-          newer.firstAt = b.firstAt;
-        } else {
-          this.pending.set(k, b);
-        }
-      }
+      for (const b of buckets) this.add(b);
       for (const [id, at] of servers) if (!this.lastIngest.has(id)) this.lastIngest.set(id, at);
       for (const c of counts) {
         const now = this.count(c.workspaceId, c.hour);
@@ -167,6 +278,7 @@ export class IngestDiagnostics {
       this.schedule();
       throw err;
     }
+    this.forgetPastDays();
     const now = this.now();
     if (now - this.lastPurge > HOUR_MS) {
       this.lastPurge = now;
@@ -235,15 +347,15 @@ export class IngestDiagnostics {
   /** Rejections of the last 7 days, grouped, newest first. */
   async list(workspaceId: string, page: number, perPage: number) {
     const since = new Date(this.now() - REJECTIONS_KEPT_MS);
-    const rows = await repo.listRejections(this.db, workspaceId, since, perPage, (page - 1) * perPage);
+    const rows = await repo.listRejections(this.db, workspaceId, since, perPage, (page - 1) * perPage, OVERFLOW_CODE);
     // Past the last page there is no row to carry the total: ask for it.
     const total =
       rows[0]?.total ??
-      (page > 1 ? ((await repo.listRejections(this.db, workspaceId, since, 1, 0))[0]?.total ?? 0) : 0);
+      (page > 1 ? ((await repo.listRejections(this.db, workspaceId, since, 1, 0, OVERFLOW_CODE))[0]?.total ?? 0) : 0);
     return {
       data: rows.map((r) => ({
         code: r.code,
-        message: r.message,
+        message: r.code === OVERFLOW_CODE ? overflowMessage(r.count, new Date(r.first_at)) : r.message,
         count: r.count,
         first_at: new Date(r.first_at).toISOString(),
         last_at: new Date(r.last_at).toISOString(),
@@ -254,4 +366,10 @@ export class IngestDiagnostics {
       total,
     };
   }
+}
+
+/** The overflow group's message: how many, and which day (an overflow group is one key's one day). */
+function overflowMessage(count: number, firstAt: Date): string {
+  const day = firstAt.toISOString().slice(0, 10);
+  return `${count} more rejection${count === 1 ? '' : 's'} in groups past the first ${REJECTION_GROUPS_PER_KEY_DAY} of this key on ${day} (UTC); their servers and players are not recorded`;
 }

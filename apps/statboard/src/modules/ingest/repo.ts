@@ -311,6 +311,35 @@ export async function addRejections(db: Queryable, b: RejectionBucket[]): Promis
   );
 }
 
+/** A key's day (UTC) of rejections: `day` is its start. */
+export interface KeyDay {
+  workspaceId: string;
+  keyId: string | null;
+  day: Date;
+}
+
+/**
+ * The distinct (code, server address, player) groups each key-day already has in the table, at most `limit` per
+ * key-day, leaving out `skipCode` (the overflow group). `i` is the key-day's index in `keyDays`.
+ */
+export function rejectionGroupsOf(
+  db: Queryable,
+  keyDays: readonly KeyDay[],
+  limit: number,
+  skipCode: string,
+): Promise<{ i: number; code: string; hostname: string | null; port: number | null; player_uuid: string | null }[]> {
+  return db.query(
+    `SELECT (k.i - 1)::int AS i, g.code, g.hostname, g.port, g.player_uuid::text AS player_uuid
+     FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) WITH ORDINALITY AS k(w, key_id, day, i)
+     CROSS JOIN LATERAL (
+       SELECT DISTINCT r.code, r.hostname, r.port, r.player_uuid FROM ingest_rejections r
+       WHERE r.workspace_id = k.w AND r.key_id IS NOT DISTINCT FROM k.key_id
+         AND r.hour >= k.day AND r.hour < k.day + interval '1 day' AND r.code <> $4
+       LIMIT $5) g`,
+    [keyDays.map((k) => k.workspaceId), keyDays.map((k) => k.keyId), keyDays.map((k) => k.day), skipCode, limit],
+  );
+}
+
 /** Forgets buckets older than `before`. */
 export async function deleteRejectionsBefore(db: Queryable, before: Date): Promise<void> {
   await db.query('DELETE FROM ingest_rejections WHERE hour < $1', [before]);
@@ -330,13 +359,17 @@ export interface RejectionGroupRow {
   total: number;
 }
 
-/** Rejections since `since`, grouped by (reason, key, server address, player), newest last rejection first. */
+/**
+ * Rejections since `since`, grouped by (reason, key, server address, player), newest last rejection first; the
+ * overflow group (`overflowCode`) of a key once per UTC day.
+ */
 export function listRejections(
   db: Queryable,
   workspaceId: string,
   since: Date,
   limit: number,
   offset: number,
+  overflowCode: string,
 ): Promise<RejectionGroupRow[]> {
   return db.query<RejectionGroupRow>(
     `WITH g AS (
@@ -344,12 +377,13 @@ export function listRejections(
               min(first_at) AS first_at, max(last_at) AS last_at,
               (array_agg(message ORDER BY last_at DESC))[1] AS message
        FROM ingest_rejections WHERE workspace_id = $1 AND last_at >= $2
-       GROUP BY code, key_id, hostname, port, player_uuid)
+       GROUP BY code, key_id, hostname, port, player_uuid,
+                CASE WHEN code = $5 THEN floor(extract(epoch FROM hour) / 86400) END)
      SELECT g.code, g.message, g.count, g.first_at, g.last_at, g.key_id::text AS key_id, k.name AS key_name,
             g.hostname, g.port, g.player_uuid::text AS player_uuid, count(*) OVER ()::int AS total
      FROM g LEFT JOIN api_keys k ON k.id = g.key_id
      ORDER BY g.last_at DESC, g.code, g.key_id NULLS FIRST LIMIT $3 OFFSET $4`,
-    [workspaceId, since, limit, offset],
+    [workspaceId, since, limit, offset, overflowCode],
   );
 }
 

@@ -134,7 +134,10 @@ export function ingestRoutes(
 }
 
 const Rejection = Type.Object({
-  code: Type.String({ description: 'The error code the upload got' }),
+  code: Type.String({
+    description:
+      'The error code the upload got; OVERFLOW for the one group a key gets a day (UTC) counting its rejections past its first 100 groups (server and player null)',
+  }),
   message: Type.String({ description: 'The latest message of that rejection' }),
   count: Type.Integer(),
   first_at: Type.String({ format: 'date-time' }),

@@ -18,7 +18,12 @@ export const ClientEvent = Type.Object({
   id: Type.String({ format: 'uuid' }),
   type: Type.String({ minLength: 1, maxLength: 64 }),
   occurred_at: DateTime,
-  payload: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { default: {} })),
+  payload: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), {
+      default: {},
+      description: 'At most 4 KB (4096 bytes) as JSON in UTF-8, nested at most 32 levels',
+    }),
+  ),
 });
 
 /**
@@ -57,7 +62,9 @@ export const IngestBatchBody = Type.Object({
   session_id: Type.String({ format: 'uuid' }),
   observed_at: DateTime,
   stats: Type.Optional(Type.Array(StatObservation, { maxItems: 500, default: [] })),
-  events: Type.Optional(Type.Array(ClientEvent, { maxItems: 100, default: [] })),
+  events: Type.Optional(
+    Type.Array(ClientEvent, { maxItems: 100, default: [], description: 'At most 100 events a batch' }),
+  ),
 });
 export type IngestBatchBody = Static<typeof IngestBatchBody>;
 

@@ -19,6 +19,13 @@ const MAX_CLOCK_SKEW_MS = 5 * 60_000;
  */
 const MAX_PAYLOAD_DEPTH = 32;
 
+/**
+ * An event payload is at most this many bytes, measured as its JSON text in UTF-8 (as re-serialized from the
+ * parsed body, so whitespace and escapes the client sent do not count). Events are kept for EVENT_RETENTION_DAYS:
+ * without it, one client key could store ~10 KB per event, 100 events per batch, as fast as it can upload.
+ */
+export const MAX_PAYLOAD_BYTES = 4_096;
+
 /** True when `value` has arrays or objects nested more than `limit` levels (recursion stops at the limit). */
 function nestedDeeperThan(value: unknown, limit: number): boolean {
   if (value === null || typeof value !== 'object') return false;
@@ -92,6 +99,12 @@ export class IngestService {
       if (nestedDeeperThan(e.payload, MAX_PAYLOAD_DEPTH)) {
         throw new AppError('INVALID_PAYLOAD', 'The batch is invalid.', {
           [`events.${i}.payload`]: [`must not be nested deeper than ${MAX_PAYLOAD_DEPTH} levels`],
+        });
+      }
+      // After the depth check: JSON.stringify recurses, and a payload within the depth cannot exhaust the stack.
+      if (e.payload !== undefined && Buffer.byteLength(JSON.stringify(e.payload), 'utf8') > MAX_PAYLOAD_BYTES) {
+        throw new AppError('INVALID_PAYLOAD', 'The batch is invalid.', {
+          [`events.${i}.payload`]: [`must be at most 4 KB (${MAX_PAYLOAD_BYTES} bytes) as JSON`],
         });
       }
     }

@@ -12,7 +12,8 @@ const OnlineQuery = Type.Object({
   server: Type.Optional(
     Type.String({
       format: 'uuid',
-      description: 'Only players whose open session is on this server (its id)',
+      description:
+        "Only players whose open session is on this server (its id); outside the key's server restriction 403. Without it, a key with a server restriction lists its servers only",
     }),
   ),
 });

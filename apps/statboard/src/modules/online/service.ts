@@ -1,6 +1,7 @@
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
+import { AppError } from '#src/errors.ts';
 import { precompressed } from '#src/http/compression.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
@@ -49,24 +50,40 @@ export class OnlineService {
    * `GET /online` as the answer's JSON in UTF-8 (`{data}`, written by the database): for a key without a player
    * restriction, the same bytes for ONLINE_CACHE_MS (at once when cached); for a restricted key, read every time
    * (its players only). `serverId`: only players whose open session is on that server (unknown or another
-   * workspace's: none).
+   * workspace's: none). A key with a server restriction reads only its servers (see {@link permittedServers}).
    */
   json(key: AuthKey, serverId?: string): Maybe<Buffer> {
+    const servers = permittedServers(key, serverId);
     const build = () =>
       repo
         .onlineJson(this.db, {
           workspaceId: key.workspaceId,
           onlyUuids: key.players.length > 0 ? key.players : null,
-          serverId: serverId?.toLowerCase() ?? null,
+          serverIds: servers,
           windowSeconds: ONLINE_WINDOW_SECONDS,
         })
         .then((json) => Buffer.from(json));
     if (!this.answers || key.players.length > 0) return build();
-    const cacheKey = `${key.workspaceId}|${serverId?.toLowerCase() ?? ''}`;
+    // The answer depends on the servers it covers, never on who asks: keys restricted to the same servers (and a
+    // `server=` inside them) share it, and an unrestricted answer is never served to a restricted key.
+    const cacheKey = `${key.workspaceId}|${servers === null ? '*' : [...servers].sort().join(',')}`;
     // A kept answer is compressed before it is served (see precompressed): browsers and `fetch` ask for gzip.
     const buildKept = () => build().then((b) => (isLarge(b) ? precompressed(b) : b));
     return this.answers.peek(cacheKey) ?? this.answers.get(cacheKey, buildKept, isLarge);
   }
+}
+
+/**
+ * The server rule of `/online`: the servers whose sessions the key may list (null: all of its workspace's).
+ * `server=` outside the key's server restriction is 403 (whether or not that server exists, so a restricted key
+ * cannot probe for servers); without it, a restricted key lists its servers only.
+ */
+export function permittedServers(key: AuthKey, serverParam: string | undefined): readonly string[] | null {
+  const asked = serverParam?.toLowerCase();
+  if (key.servers.length === 0) return asked === undefined ? null : [asked];
+  if (asked === undefined) return key.servers;
+  if (!key.servers.includes(asked)) throw new AppError('FORBIDDEN', 'This API key may not read that server.');
+  return [asked];
 }
 
 /** Whether an answer is worth keeping: about ONLINE_CACHE_MIN_PLAYERS entries or more (~210 bytes each). */

@@ -1,4 +1,4 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { buildApp } from '#src/app.ts';
 import { ChangeBus } from '#src/cache/bus.ts';
@@ -36,7 +36,12 @@ export interface World extends AppInstance {
 }
 
 export async function createWorld(
-  opts: { env?: Record<string, string>; idp?: Omit<TestIdpOptions, 'redirectUri'> | null } = {},
+  opts: {
+    env?: Record<string, string>;
+    idp?: Omit<TestIdpOptions, 'redirectUri'> | null;
+    /** The instances' logger (default: none), for tests that read what is logged. */
+    logger?: FastifyBaseLogger;
+  } = {},
 ): Promise<World> {
   const publicUrl = opts.env?.PUBLIC_URL ?? PUBLIC_URL;
   const idp = opts.idp === null ? null : await startTestIdp({ ...opts.idp, redirectUri: `${publicUrl}/auth/callback` });
@@ -53,7 +58,7 @@ export async function createWorld(
       ...extra,
     });
     const services = buildServices(db.db, config, { clock: clock.now, bus });
-    const app = await buildApp({ config, services });
+    const app = await buildApp({ config, services, ...(opts.logger ? { logger: opts.logger } : {}) });
     await app.ready();
     apps.push(app);
     return { app, services, config };
