@@ -1,13 +1,15 @@
 /**
  * Import benchmark: `npx statboard import` of a world with 10,000 vanilla statistics files of 100 statistics
  * each, on the embedded database and on PostgreSQL, run as an operator runs it (the CLI, in its own process),
- * then again (nothing changes: the cost of checking).
+ * then again (nothing changes: the cost of checking), then again with files near the 8 MB limit mixed in (and a
+ * few over it, which are skipped unread): the peak RSS must not grow with the files.
  *
  *   npm run bench:import                      # writes "## Statboard import" of BENCHMARKS.md
  *   BENCH_FILES=1000 BENCH_WRITE=0 npm run bench:import
+ *   BENCH_LARGE=40 BENCH_DENSE=4 BENCH_OVER=5   # the files mixed in (the defaults)
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../lib/child.ts';
@@ -20,6 +22,12 @@ import { table } from '../lib/stats.ts';
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
 const STATS = 100;
 const WRITE = process.env.BENCH_WRITE !== '0';
+/** Files just under the importer's 8 MB limit mixed in for the last run; DENSE of them all values, the others padded. */
+const LARGE = Number(process.env.BENCH_LARGE ?? 40);
+const DENSE = Math.min(LARGE, Number(process.env.BENCH_DENSE ?? 4));
+/** Files over the limit (9 MB) mixed in too: skipped without being read. */
+const OVER = Number(process.env.BENCH_OVER ?? 5);
+const LARGE_BYTES = 8 * 1024 * 1024 - 4096;
 
 function log(msg: string): void {
   process.stderr.write(`[bench:import] ${msg}\n`);
@@ -49,7 +57,39 @@ async function makeWorld(dir: string): Promise<void> {
   await writeFile(join(dir, 'usercache.json'), JSON.stringify(cache));
 }
 
-/** Runs the CLI as `npx statboard` does, returning its wall time, peak RSS and JSON answer. */
+/**
+ * Adds files near the 8 MB limit to the world: DENSE of them as many statistics as fit (about 250,000, the same
+ * keys in each), the others 100 statistics and a long string (the parser reads it all); and OVER files of 9 MB.
+ */
+async function addLargeFiles(dir: string): Promise<void> {
+  const stats = join(dir, 'world', 'stats');
+  for (let i = 0; i < LARGE; i++) {
+    let text: string;
+    if (i < DENSE) {
+      const parts: string[] = [];
+      let size = 64;
+      for (let s = 0; size < LARGE_BYTES - 64; s++) {
+        const part = `"minecraft:dense_${s}":${1_000_000 + s}`;
+        parts.push(part);
+        size += part.length + 1;
+      }
+      text = `{"stats":{"minecraft:custom":{${parts.join(',')}}},"DataVersion":3955}`;
+    } else {
+      const stats: Record<string, number> = {};
+      for (let s = 0; s < STATS; s++) stats[`minecraft:stat_${s}`] = s;
+      const head = JSON.stringify({ stats: { 'minecraft:custom': stats }, DataVersion: 3955 });
+      text = `${head.slice(0, -1)},"padding":"${'x'.repeat(LARGE_BYTES - head.length - 16)}"}`;
+    }
+    await writeFile(join(stats, `${crypto.randomUUID()}.json`), text);
+  }
+  for (let i = 0; i < OVER; i++) {
+    const path = join(stats, `${crypto.randomUUID()}.json`);
+    await writeFile(path, '');
+    await truncate(path, 9 * 1024 * 1024);
+  }
+}
+
+/** Runs the CLI as `npx statboard` does, returning its wall time, peak RSS (VmHWM) and JSON answer. */
 async function cli(env: Record<string, string>, args: string[]): Promise<{ ms: number; rss: number; out: unknown }> {
   const started = performance.now();
   const child = spawn(process.execPath, ['apps/statboard/bin/statboard.mjs', ...args, '--json'], {
@@ -57,7 +97,7 @@ async function cli(env: Record<string, string>, args: string[]): Promise<{ ms: n
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const rss = new RssSampler(child.pid!);
+  const rss = new RssSampler(child.pid!, 20, true);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => {
@@ -75,10 +115,22 @@ async function cli(env: Record<string, string>, args: string[]): Promise<{ ms: n
 interface Row {
   db: string;
   run: string;
+  files: number;
   ms: number;
   rss: number;
   values: number;
   skipped: number;
+}
+
+const largeRun = `again, ${LARGE} files of 8 MB (${DENSE} of ~250,000 values) and ${OVER} of 9 MB mixed in`;
+
+/** Takes the files `addLargeFiles` added out again (the plain world is the next database's). */
+async function removeLargeFiles(dir: string): Promise<void> {
+  const stats = join(dir, 'world', 'stats');
+  for (const name of await readdir(stats)) {
+    const info = await stat(join(stats, name));
+    if (info.size > 1024 * 1024) await rm(join(stats, name));
+  }
 }
 
 async function main(): Promise<void> {
@@ -104,15 +156,19 @@ async function main(): Promise<void> {
       for (const t of targets) {
         const ws = await seedStatboard(t.target);
         const args = ['import', '--workspace', ws.workspaceId, '--season', 's1', '--world', join(dir, 'world')];
-        for (const run of ['first run', 'again (no change)']) {
+        const runs = ['first run', 'again (no change)', ...(LARGE + OVER > 0 ? [largeRun] : [])];
+        for (const run of runs) {
+          if (run === largeRun) await addLargeFiles(dir);
           log(`${t.db}: ${run}`);
           const r = await cli(t.env, args);
           const data = (r.out as { data: { values: number; skipped: unknown[] } }).data;
-          rows.push({ db: t.db, run, ms: r.ms, rss: r.rss, values: data.values, skipped: data.skipped.length });
+          const files = FILES + (run === largeRun ? LARGE + OVER : 0);
+          rows.push({ db: t.db, run, files, ms: r.ms, rss: r.rss, values: data.values, skipped: data.skipped.length });
           log(
             `  ${(r.ms / 1000).toFixed(1)} s, ${data.values.toLocaleString('en-US')} values written, RSS ${Math.round(r.rss / 1048576)} MB`,
           );
         }
+        if (LARGE + OVER > 0) await removeLargeFiles(dir);
       }
     } finally {
       for (const t of targets) await t.drop?.();
@@ -126,7 +182,7 @@ async function main(): Promise<void> {
       r.db,
       r.run,
       (r.ms / 1000).toFixed(1),
-      Math.round(FILES / (r.ms / 1000)).toLocaleString('en-US'),
+      Math.round(r.files / (r.ms / 1000)).toLocaleString('en-US'),
       r.values.toLocaleString('en-US'),
       r.values > 0 ? Math.round(r.values / (r.ms / 1000)).toLocaleString('en-US') : '—',
       String(r.skipped),
@@ -144,8 +200,10 @@ async function main(): Promise<void> {
         `\`npm run bench:import\` (${elapsed} s). A world of ${FILES.toLocaleString('en-US')} \`stats/<uuid>.json\` ` +
           `files of ${STATS} statistics each (as Minecraft 1.13+ writes them) and a usercache.json, imported with ` +
           '`npx statboard import` in its own process (wall time includes starting Node.js, opening and migrating ' +
-          'the database), into an empty workspace, then again. Files are read 32 at a time and written 500 per ' +
-          'transaction (one statement with the rules of ingest, history included).',
+          'the database), into an empty workspace, then again, then again with files near the 8 MB limit mixed in ' +
+          '(and files over it, skipped unread). Files are read ahead at most 32 and 32 MB at a time, parsed one ' +
+          'at a time, and written 500 (or 100,000 values) per transaction (one statement with the rules of ' +
+          "ingest, history included). Peak RSS is the kernel's high-water mark (VmHWM) of the CLI process.",
         '',
         md,
         '',

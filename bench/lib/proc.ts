@@ -10,6 +10,19 @@ export function rssBytes(pid: number): number | null {
   }
 }
 
+/**
+ * The peak resident set size of a process so far in bytes (VmHWM, the kernel's high-water mark), or null when it
+ * is gone: unlike sampling VmRSS, it misses no spike between two samples.
+ */
+export function peakRssBytes(pid: number): number | null {
+  try {
+    const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 /** CPU time (user + system) a process has used, in seconds, or null when it is gone. */
@@ -24,7 +37,10 @@ export function cpuSeconds(pid: number): number | null {
   }
 }
 
-/** Samples the RSS of a process while running and keeps the maximum. */
+/**
+ * Samples the RSS of a process while running and keeps the maximum. With `highWaterMark`, samples the kernel's
+ * peak (VmHWM) instead: exact up to the last sample, so only the last interval before the process ends is missed.
+ */
 export class RssSampler {
   private max = 0;
   private readonly timer: NodeJS.Timeout;
@@ -32,6 +48,7 @@ export class RssSampler {
   constructor(
     private readonly pid: number,
     intervalMs = 100,
+    private readonly highWaterMark = false,
   ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), intervalMs);
@@ -39,7 +56,7 @@ export class RssSampler {
   }
 
   private sample(): void {
-    const rss = rssBytes(this.pid);
+    const rss = this.highWaterMark ? peakRssBytes(this.pid) : rssBytes(this.pid);
     if (rss !== null && rss > this.max) this.max = rss;
   }
 

@@ -3382,7 +3382,7 @@ export interface operations {
                     /** Format: date-time */
                     observed_at: string;
                     player: {
-                        /** @description 1–16 characters, without control, format, private-use or surrogate characters */
+                        /** @description 1–16 characters of printable text: no control, format, invisible or blank-looking characters, no line or paragraph separators, no space at either end, at most 2 combining marks in a row */
                         username: string;
                         /** Format: uuid */
                         uuid: string;

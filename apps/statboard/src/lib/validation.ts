@@ -4,6 +4,7 @@ import formatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError, type ErrorDetails } from '#src/errors.ts';
 import { isRfc3339 } from '#src/lib/rfc3339.ts';
+import { PLAYER_NAME_PATTERN, PLAYER_NAME_RULE } from '#src/lib/upload-rules.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 
 // ajv-formats is CommonJS with a default export: under NodeNext the callable sits on `.default`.
@@ -95,8 +96,14 @@ function fieldOf(err: ErrorObject): string {
   return parts.join('.') || '(body)';
 }
 
+/** Patterns too long to be a useful message by themselves, by pattern. */
+const FRIENDLY_PATTERNS: Record<string, string> = {
+  [PLAYER_NAME_PATTERN]: `must be a player name: ${PLAYER_NAME_RULE}`,
+};
+
 function messageOf(err: ErrorObject): string {
   if (err.keyword === 'format') return FRIENDLY[String(err.params.format)] ?? err.message ?? 'is invalid';
+  if (err.keyword === 'pattern') return FRIENDLY_PATTERNS[String(err.params.pattern)] ?? err.message ?? 'is invalid';
   if (err.keyword === 'required') return 'is required';
   return err.message ?? 'is invalid';
 }

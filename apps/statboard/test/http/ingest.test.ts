@@ -190,6 +190,33 @@ describe('POST /api/v1/ingest/batch: happy path', () => {
     }
   });
 
+  it('refuses usernames that break lines or look blank, saying what a name may be (422 player.username)', async () => {
+    const names = [
+      'a\u2028b',
+      'a\u2029b',
+      '\u3164',
+      '\u2800\u2800',
+      '   ',
+      ' Steve',
+      'a\u00a0b',
+      `a${'\u0301'.repeat(15)}`,
+      'ESC\u001b[2J',
+    ];
+    for (const name of names) {
+      const details = expectInvalid(
+        await postBatch(ctx, client, modBatch({ uuid: uuid(), username: name })),
+        'player.username',
+      );
+      expect(details['player.username'], JSON.stringify(name)).toEqual([
+        expect.stringMatching(/^must be a player name: .*printable/),
+      ]);
+    }
+    const player = uuid();
+    for (const name of ['Notch', '_jeb_', 'ab', 'Élodie', '小明', 'e\u0301\u0301x']) {
+      expect((await postBatch(ctx, client, modBatch({ uuid: player, username: name }))).statusCode, name).toBe(200);
+    }
+  });
+
   it('refuses timestamps that are not RFC 3339 date-times (422 observed_at / events.0.occurred_at)', async () => {
     for (const ts of [
       '2026-10-06',

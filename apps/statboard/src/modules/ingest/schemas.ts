@@ -1,16 +1,20 @@
 import { type Static, Type } from '@sinclair/typebox';
-
-/** Bounds of a stored value: exactly representable integers (and any finite number between). */
-export const MAX_VALUE = Number.MAX_SAFE_INTEGER;
-/** `minecraft.mined:minecraft.stone`, `minecraft:custom:minecraft:play_time`: colon-separated, dots allowed. */
-export const STAT_KEY_PATTERN = '^[A-Za-z0-9_.\\-/+]+(:[A-Za-z0-9_.\\-/+]+)+$';
+import {
+  MAX_VALUE,
+  PLAYER_NAME_MAX_LENGTH,
+  PLAYER_NAME_MIN_LENGTH,
+  PLAYER_NAME_PATTERN,
+  PLAYER_NAME_RULE,
+  STAT_KEY_MAX_LENGTH,
+  STAT_KEY_PATTERN,
+} from '#src/lib/upload-rules.ts';
 
 const DateTime = Type.String({ format: 'date-time', maxLength: 64 });
 const Version = Type.String({ minLength: 1, maxLength: 64 });
 const NullableVersion = Type.Union([Type.String({ maxLength: 64 }), Type.Null()]);
 
 export const StatObservation = Type.Object({
-  key: Type.String({ minLength: 1, maxLength: 255, pattern: STAT_KEY_PATTERN }),
+  key: Type.String({ minLength: 1, maxLength: STAT_KEY_MAX_LENGTH, pattern: STAT_KEY_PATTERN }),
   value: Type.Number({ minimum: -MAX_VALUE, maximum: MAX_VALUE }),
 });
 
@@ -43,11 +47,10 @@ export const IngestBatchBody = Type.Object({
   player: Type.Object({
     uuid: Type.String({ format: 'uuid' }),
     username: Type.String({
-      minLength: 1,
-      maxLength: 16,
-      // No control, format (invisible, bidirectional overrides), private-use or surrogate characters.
-      pattern: '^[^\\p{Cc}\\p{Cf}\\p{Co}\\p{Cs}]+$',
-      description: '1–16 characters, without control, format, private-use or surrogate characters',
+      minLength: PLAYER_NAME_MIN_LENGTH,
+      maxLength: PLAYER_NAME_MAX_LENGTH,
+      pattern: PLAYER_NAME_PATTERN,
+      description: PLAYER_NAME_RULE,
     }),
   }),
   server: Type.Object({

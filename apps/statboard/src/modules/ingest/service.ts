@@ -3,15 +3,13 @@ import type { Config } from '#src/config.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { parseRfc3339 } from '#src/lib/rfc3339.ts';
+import { CLIENT_CLOCK_SKEW_MS, observedNoLaterThan } from '#src/lib/upload-rules.ts';
 import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
 import type { IngestDiagnostics } from './diagnostics.ts';
 import type { IngestBatchBody } from './schemas.ts';
 import { type IngestHooks, IngestWriter } from './writer.ts';
-
-/** A client clock may run ahead; observations further in the future than this are stored as "now + skew". */
-const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * Event payloads are stored as jsonb: PostgreSQL refuses very deep nesting ("stack depth limit exceeded", a 500),
@@ -144,7 +142,7 @@ export class IngestService {
         serverId: server.id,
         player: { uuid, username: body.player.username },
         sessionId: body.session_id.toLowerCase(),
-        observedAt: new Date(Math.min(observed, Date.now() + MAX_CLOCK_SKEW_MS)),
+        observedAt: observedNoLaterThan(observed, Date.now() + CLIENT_CLOCK_SKEW_MS),
         client: {
           modVersion: body.client.mod_version,
           gameVersion,
