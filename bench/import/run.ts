@@ -202,7 +202,7 @@ async function main(): Promise<void> {
           '`npx statboard import` in its own process (wall time includes starting Node.js, opening and migrating ' +
           'the database), into an empty workspace, then again, then again with files near the 8 MB limit mixed in ' +
           '(and files over it, skipped unread). Files are read ahead at most 32 and 32 MB at a time, parsed one ' +
-          'at a time, and written 500 (or 100,000 values) per transaction (one statement with the rules of ' +
+          'at a time, and written 500 (or 50,000 values) per transaction (one statement with the rules of ' +
           "ingest, history included). Peak RSS is the kernel's high-water mark (VmHWM) of the CLI process.",
         '',
         md,
