@@ -1,6 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { adminGuards } from './access/admin-guard.ts';
+import { keyGuard } from './access/key-guard.ts';
 import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
 import { trustOf } from './http/client-address.ts';
@@ -38,11 +40,9 @@ import { AdminUser } from './modules/users/schemas.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { Webhook, WebhookDelivery, WebhookWithSecret } from './modules/webhooks/schemas.ts';
 import { registerErrorHandling, sendError } from './plugins/errors.ts';
-import { keyGuard } from './plugins/key-auth.ts';
 import { MemoryRateLimiter, RedisRateLimiter, type RedisStateLog, RequestLimits } from './plugins/rate-limit.ts';
 import { requestIdFor } from './plugins/request-id.ts';
 import { accessLog, lazyChildLogger } from './plugins/request-logger.ts';
-import { adminGuards } from './plugins/session-auth.ts';
 import type { Services } from './services.ts';
 
 /** Shapes with an `$id`, registered once: routes refer to them and the OpenAPI document lists them as components. */
@@ -86,7 +86,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
     config.authFailureLimitPerMinute,
     config.loginLimitPerMinute,
   );
-  const reads = new FastReads(services.keys, limits, fastReads && limits.inProcess);
+  const reads = new FastReads(services.verifier, limits, fastReads && limits.inProcess);
   const cors = new Cors(config.corsOrigins);
   const trust = trustOf(config.trustProxy);
   const http = new HttpServer(config.timeouts, cors.enabled ? cors : null, trust);
@@ -186,12 +186,12 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
 
   await registerOpenApi(app, config.publicUrl);
   site.register(app);
-  const guard = keyGuard(services.keys, limits);
+  const guard = keyGuard(services.verifier, limits);
   const admin = adminGuards(services, config, limits);
   const key = { guard, reads };
   await app.register(loginRoutes(config, services, limits));
   await app.register(healthRoutes(services.db, ''));
-  await app.register(connectionTestRoutes(services.db, services.keys, limits));
+  await app.register(connectionTestRoutes(services.db, services.verifier, limits));
   await app.register(healthRoutes(services.db, 'V1'), { prefix: '/api/v1' });
   await app.register(
     async (v1) => {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { SCOPES } from './access/scopes.ts';
 import { ChangeBus } from './cache/bus.ts';
 import { notifyChange } from './cache/repo.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -7,7 +8,6 @@ import { backupEmbedded, restoreEmbedded } from './db/embedded-backup.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
 import { AppError } from './errors.ts';
-import { SCOPES } from './modules/api-keys/scopes.ts';
 import { CLI_ACTOR } from './modules/audit-log/service.ts';
 import { buildServices, type Services } from './services.ts';
 

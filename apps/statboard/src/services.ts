@@ -1,9 +1,10 @@
+import { KeyVerifier } from './access/key-verifier.ts';
 import { ChangeBus } from './cache/bus.ts';
 import { Changes } from './cache/changes.ts';
 import type { Config } from './config.ts';
 import { type Db, transactionalDb } from './db/types.ts';
 import type { Metrics } from './metrics/metrics.ts';
-import { KeyService } from './modules/api-keys/service.ts';
+import { KeyAdminService } from './modules/api-keys/service.ts';
 import { AuditService } from './modules/audit-log/service.ts';
 import { HistoryService } from './modules/history/service.ts';
 import { ImportService } from './modules/import/service.ts';
@@ -34,7 +35,10 @@ import { WorkspaceService } from './modules/workspaces/service.ts';
 export interface Services {
   readonly db: Db;
   readonly workspaces: WorkspaceService;
-  readonly keys: KeyService;
+  /** Verifies API keys (the hot path of every key request). */
+  readonly verifier: KeyVerifier;
+  /** API keys for the admin API and the CLI. */
+  readonly keys: KeyAdminService;
   readonly servers: ServerService;
   readonly seasons: SeasonService;
   readonly players: PlayerService;
@@ -104,7 +108,8 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
   const build = (handle: Db, caching: boolean): Services => {
     const changes = new Changes(bus, caching, metrics);
     const audit = new AuditService(handle);
-    const keys = new KeyService(handle, changes, audit, outbox);
+    const verifier = new KeyVerifier(handle, changes);
+    const keys = new KeyAdminService(handle, changes, audit, verifier, outbox);
     const servers = new ServerService(handle, changes, audit);
     const seasons = new SeasonService(handle, changes, audit, outbox);
     const workspaces = new WorkspaceService(handle, audit);
@@ -119,6 +124,7 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
     const services: Services = {
       db: handle,
       workspaces,
+      verifier,
       keys,
       servers,
       seasons,
@@ -140,7 +146,7 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
       metrics,
       transaction: (fn) => handle.transaction((tx) => fn(build(transactionalDb(tx, db.kind), false))),
       flush: async () => {
-        await keys.flushLastUsed();
+        await verifier.flushLastUsed();
         await diagnostics.flush();
       },
     };

@@ -3,6 +3,8 @@ import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import type { Actor } from '#src/access/principal.ts';
+import type { Scope } from '#src/access/scopes.ts';
 import { buildApp } from '#src/app.ts';
 import { ChangeBus } from '#src/cache/bus.ts';
 import { type Config, loadConfig } from '#src/config.ts';
@@ -10,8 +12,6 @@ import { migrate } from '#src/db/migrate.ts';
 import { openPg } from '#src/db/pg.ts';
 import { openPglite } from '#src/db/pglite.ts';
 import type { Db } from '#src/db/types.ts';
-import type { Scope } from '#src/modules/api-keys/scopes.ts';
-import type { Actor } from '#src/modules/audit-log/service.ts';
 import { buildServices, type Services } from '#src/services.ts';
 
 /** Which database the suite runs on: PGlite in memory, or a fresh database on TEST_DATABASE_URL's server. */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '#src/modules/api-keys/scopes.ts';
-import { SCOPES } from '#src/modules/api-keys/scopes.ts';
+import type { Scope } from '#src/access/scopes.ts';
+import { SCOPES } from '#src/access/scopes.ts';
 import {
   ACTOR,
   disableKey,
@@ -142,7 +142,7 @@ export function runSecurityMatrix(label: string, getCtx: () => TestContext, rout
 
       // One public player with one statistic in the home workspace.
       await s.ingest.ingest(
-        (await s.keys.verify(home.keys.client!))!,
+        (await s.verifier.verify(home.keys.client!))!,
         modBatch({ uuid: PLAYER, username: 'MatrixPlayer', stats: [{ key: STAT, value: 7 }] }) as never,
       );
       await s.flush();

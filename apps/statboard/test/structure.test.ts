@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -56,6 +56,28 @@ describe('source structure', () => {
       (f) =>
         sql.test(readFileSync(join(SRC, f), 'utf8')) && !/(^|\/)(repo|admin-repo)\.ts$/.test(f) && !f.startsWith('db/'),
     );
+    expect(outside).toEqual([]);
+  });
+
+  it('keeps the edge (plugins/, http/) and the access module free of feature modules', () => {
+    const features = join(SRC, 'modules');
+    const offending = sources(SRC)
+      .filter((f) => /^(plugins|http|access)\//.test(relative(SRC, f)))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((i) => i.startsWith(features + sep))
+          .map((i) => `${relative(SRC, f)} → ${relative(SRC, i)}`),
+      );
+    expect(offending).toEqual([]);
+  });
+
+  it("checks a key's restrictions only in src/access", () => {
+    // A restriction list read directly (`key.players.includes`, `key.seasons.length`) is a rule written again;
+    // src/access/restrictions.ts holds each once.
+    const rule = /\bkey\.(players|servers|seasons)\.(includes|length|some)\b/;
+    const outside = sources(SRC)
+      .filter((f) => !relative(SRC, f).startsWith('access/') && rule.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(SRC, f));
     expect(outside).toEqual([]);
   });
 

@@ -1,9 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { READ_SCOPES } from '#src/modules/api-keys/scopes.ts';
-import type { AuthKey } from '#src/modules/api-keys/types.ts';
-import { type AdminGuards, type Member, memberOf } from '#src/plugins/session-auth.ts';
+import { type AdminGuards, memberOf } from '#src/access/admin-guard.ts';
+import type { AuthKey } from '#src/access/auth-key.ts';
+import type { Member } from '#src/access/principal.ts';
+import { READ_SCOPES } from '#src/access/scopes.ts';
 import { ADMIN_DOC, adminErrors } from './schemas.ts';
 
 /**

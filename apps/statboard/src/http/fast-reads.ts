@@ -2,14 +2,14 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { Static, TSchema } from '@sinclair/typebox';
 import { parse as parseQuery } from 'fast-querystring';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { AuthKey } from '#src/access/auth-key.ts';
+import { bearerTokenOf, type KeyGuard, keyOf, keyRefusal } from '#src/access/key-guard.ts';
+import type { KeyVerifier } from '#src/access/key-verifier.ts';
+import type { Scope } from '#src/access/scopes.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { urlMayHoldUnstorable } from '#src/lib/storable.ts';
 import { validatorCompiler } from '#src/lib/validation.ts';
 import type { Metrics } from '#src/metrics/metrics.ts';
-import type { Scope } from '#src/modules/api-keys/scopes.ts';
-import type { KeyService } from '#src/modules/api-keys/service.ts';
-import type { AuthKey } from '#src/modules/api-keys/types.ts';
-import { bearerTokenOf, type KeyGuard, keyOf, keyRefusal } from '#src/plugins/key-auth.ts';
 import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { requestIdFor } from '#src/plugins/request-id.ts';
 import type { AccessLog } from '#src/plugins/request-logger.ts';
@@ -83,7 +83,7 @@ export class FastReads {
    * wait for this path, or a test comparing both paths).
    */
   constructor(
-    private readonly keys: KeyService,
+    private readonly keys: KeyVerifier,
     private readonly limits: RequestLimits,
     enabled: boolean,
   ) {

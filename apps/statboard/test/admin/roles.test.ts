@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '#src/modules/users/roles.ts';
+import type { Role } from '#src/access/roles.ts';
 import { ACTOR } from '../helpers.ts';
 import { expectError } from '../http/support.ts';
 import { buildTeam, PLAYER_UUID, STAT_KEY, type Team } from './support/team.ts';

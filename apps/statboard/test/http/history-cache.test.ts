@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READ_SCOPES } from '#src/modules/api-keys/scopes.ts';
-import type { AuthKey } from '#src/modules/api-keys/types.ts';
+import type { AuthKey } from '#src/access/auth-key.ts';
+import { READ_SCOPES } from '#src/access/scopes.ts';
 import { foldHistory } from '#src/modules/history/fold.ts';
 import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { expectError, getJson, ingestOk, uuid } from './support.ts';

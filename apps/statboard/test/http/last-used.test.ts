@@ -26,7 +26,7 @@ describe('API key last_used_at', () => {
     }
     expect(await lastUsed(fx.keyIds.client!)).toBeNull();
     expect(await lastUsed(fx.keyIds.website!)).toBeNull();
-    await ctx.services.keys.flushLastUsed();
+    await ctx.services.verifier.flushLastUsed();
     for (const id of [fx.keyIds.client!, fx.keyIds.website!]) {
       const t = await lastUsed(id);
       expect(t).not.toBeNull();
@@ -42,7 +42,7 @@ describe('API key last_used_at', () => {
     const token = fx.keys.integration!;
     const wrong = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
     expect((await getJson(ctx, wrong, '/api/v1/players')).statusCode).toBe(401);
-    await ctx.services.keys.flushLastUsed();
+    await ctx.services.verifier.flushLastUsed();
     expect(await lastUsed(id)).toBeNull();
   });
 
@@ -52,7 +52,7 @@ describe('API key last_used_at', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect((await getJson(ctx, fx.keys.website!, '/api/v1/seasons')).statusCode).toBe(200);
     expect((await lastUsed(id))!.getTime()).toBe(first.getTime());
-    await ctx.services.keys.flushLastUsed();
+    await ctx.services.verifier.flushLastUsed();
     expect((await lastUsed(id))!.getTime()).toBeGreaterThan(first.getTime());
   });
 });

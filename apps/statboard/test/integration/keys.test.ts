@@ -19,6 +19,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const keys = () => ctx.services.keys;
+const verifier = () => ctx.services.verifier;
 
 async function code(p: Promise<unknown>): Promise<string> {
   try {
@@ -92,13 +93,13 @@ describe(`API keys (${DB_KIND})`, () => {
       type: 'client',
       scopes: ['ingest:write'],
     });
-    expect((await keys().verify(secret))?.id).toBe(data.id);
+    expect((await verifier().verify(secret))?.id).toBe(data.id);
     await disableKey(ctx, data.id);
-    expect(await keys().verify(secret)).toBeNull();
+    expect(await verifier().verify(secret)).toBeNull();
     await disableKey(ctx, data.id, true);
-    expect(await keys().verify(secret)).not.toBeNull();
+    expect(await verifier().verify(secret)).not.toBeNull();
     await keys().revoke(ACTOR, fx.workspaceId, data.id);
-    expect(await keys().verify(secret)).toBeNull();
+    expect(await verifier().verify(secret)).toBeNull();
     expect((await keys().get(fx.workspaceId, data.id)).status).toBe('revoked');
 
     const past = await keys().create(ACTOR, fx.workspaceId, {
@@ -107,9 +108,9 @@ describe(`API keys (${DB_KIND})`, () => {
       scopes: ['ingest:write'],
       expires_at: new Date(Date.now() + 300).toISOString(),
     });
-    expect(await keys().verify(past.secret)).not.toBeNull();
+    expect(await verifier().verify(past.secret)).not.toBeNull();
     await new Promise((r) => setTimeout(r, 350));
-    expect(await keys().verify(past.secret)).toBeNull();
+    expect(await verifier().verify(past.secret)).toBeNull();
     expect((await keys().get(fx.workspaceId, past.data.id)).status).toBe('expired');
   });
 
@@ -119,9 +120,9 @@ describe(`API keys (${DB_KIND})`, () => {
       type: 'client',
       scopes: ['ingest:write'],
     });
-    expect(await keys().verify(secret.replace('stb_client_', 'stb_website_'))).toBeNull();
+    expect(await verifier().verify(secret.replace('stb_client_', 'stb_website_'))).toBeNull();
     const last = secret.at(-1) === 'A' ? 'B' : 'A';
-    expect(await keys().verify(secret.slice(0, -1) + last)).toBeNull();
+    expect(await verifier().verify(secret.slice(0, -1) + last)).toBeNull();
   });
 
   it('rotates into a new key with the same settings; the old one stops at once or after the grace window', async () => {
@@ -138,14 +139,14 @@ describe(`API keys (${DB_KIND})`, () => {
       scopes: ['stats:read'],
       season_restrictions: [fx.seasonId],
     });
-    expect(await keys().verify(made.secret)).toBeNull();
-    expect(await keys().verify(r1.secret)).not.toBeNull();
+    expect(await verifier().verify(made.secret)).toBeNull();
+    expect(await verifier().verify(r1.secret)).not.toBeNull();
 
     const r2 = await keys().rotate(ACTOR, fx.workspaceId, r1.data.id, { grace_seconds: 1 });
-    expect(await keys().verify(r1.secret)).not.toBeNull();
-    expect(await keys().verify(r2.secret)).not.toBeNull();
+    expect(await verifier().verify(r1.secret)).not.toBeNull();
+    expect(await verifier().verify(r2.secret)).not.toBeNull();
     await new Promise((r) => setTimeout(r, 1100));
-    expect(await keys().verify(r1.secret)).toBeNull();
+    expect(await verifier().verify(r1.secret)).toBeNull();
     expect(await code(keys().rotate(ACTOR, fx.workspaceId, made.data.id))).toBe('CONFLICT');
   });
 
@@ -155,14 +156,14 @@ describe(`API keys (${DB_KIND})`, () => {
       type: 'client',
       scopes: ['ingest:write'],
     });
-    await keys().verify(secret);
+    await verifier().verify(secret);
     const before = await ctx.db.query<{ last_used_at: Date | null }>(
       'SELECT last_used_at FROM api_keys WHERE id = $1',
       [data.id],
     );
     expect(before[0]!.last_used_at).toBeNull();
     expect((await keys().get(fx.workspaceId, data.id)).last_used_at).not.toBeNull();
-    await keys().flushLastUsed();
+    await verifier().flushLastUsed();
     const after = await ctx.db.query<{ last_used_at: Date | null }>('SELECT last_used_at FROM api_keys WHERE id = $1', [
       data.id,
     ]);
@@ -180,10 +181,10 @@ describe(`API keys (${DB_KIND})`, () => {
     expect((await listed(data.id))?.last_used_at).toBeNull();
     expect((await listed(data.id))?.name).toBe('listed');
     // A use is merged in from memory, then read back from the database after the flush.
-    await keys().verify(secret);
+    await verifier().verify(secret);
     const used = (await listed(data.id))?.last_used_at;
     expect(used).not.toBeNull();
-    await keys().flushLastUsed();
+    await verifier().flushLastUsed();
     expect((await listed(data.id))?.last_used_at).toBe(used);
     // Changes drop the kept rows at once.
     await keys().update(ACTOR, fx.workspaceId, data.id, { name: 'renamed', scopes: ['ingest:write'] });
@@ -218,7 +219,7 @@ describe(`API keys (${DB_KIND})`, () => {
       scopes: ['ingest:write'],
     });
     const before = await json();
-    await keys().verify(other.secret);
+    await verifier().verify(other.secret);
     const after = await json();
     expect(after).not.toBe(before);
     expect(

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthKey } from '#src/access/auth-key.ts';
 import { CHANGE_CHANNEL, ChangeBus } from '#src/cache/bus.ts';
 import type { Config } from '#src/config.ts';
 import { openPg } from '#src/db/pg.ts';
 import type { Db } from '#src/db/types.ts';
-import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import { CompactBoard } from '#src/modules/leaderboards/compact-board.ts';
 import type { Leaderboard, LeaderboardQuery } from '#src/modules/leaderboards/service.ts';
 import { buildServices, type Services } from '#src/services.ts';
@@ -77,9 +77,9 @@ describe.skipIf(TEST_DATABASE_URL === null)('several instances sharing PostgreSQ
       type: 'website',
       scopes: ['stats:read'],
     });
-    expect(await b.services.keys.verify(secret)).not.toBeNull(); // now cached on b
+    expect(await b.services.verifier.verify(secret)).not.toBeNull(); // now cached on b
     await a.services.keys.revoke(ACTOR, fx.workspaceId, data.id);
-    const waited = await eventually(async () => (await b.services.keys.verify(secret)) === null);
+    const waited = await eventually(async () => (await b.services.verifier.verify(secret)) === null);
     expect(waited).toBeLessThan(500);
   });
 
@@ -112,9 +112,9 @@ describe.skipIf(TEST_DATABASE_URL === null)('several instances sharing PostgreSQ
   });
 
   it('a leaderboard cached on one instance shows values ingested through the other', async () => {
-    const key = (await b.services.keys.verify(fx.keys.website!))!;
+    const key = (await b.services.verifier.verify(fx.keys.website!))!;
     const stat = 'minecraft.mined:minecraft.stone';
-    const ingestKey = (await a.services.keys.verify(fx.keys.client!))!;
+    const ingestKey = (await a.services.verifier.verify(fx.keys.client!))!;
     await a.services.ingest.ingest(ingestKey, modBatch({ stats: [{ key: stat, value: 5 }] }) as never);
     const first = await board(b.services, key, { season: 's1', stat });
     expect(first.entries[0]?.value).toBe(5);
@@ -129,8 +129,8 @@ describe.skipIf(TEST_DATABASE_URL === null)('several instances sharing PostgreSQ
     // Every board compact on this instance (no room for full entries).
     const c = await instance(t.url!, { rankCacheEntries: 0 });
     try {
-      const key = (await c.services.keys.verify(fx.keys.website!))!;
-      const ingestKey = (await a.services.keys.verify(fx.keys.client!))!;
+      const key = (await c.services.verifier.verify(fx.keys.website!))!;
+      const ingestKey = (await a.services.verifier.verify(fx.keys.client!))!;
       const stat = 'compact:multi';
       const players = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
       const send = (i: number, value: number, observedAt: string) =>

@@ -41,10 +41,6 @@ export interface KeyWrite {
   expiresAt: Date | null;
 }
 
-export function findKeyById(db: Queryable, id: string): Promise<ApiKeyRow[]> {
-  return db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1`, [id]);
-}
-
 export async function findKey(db: Queryable, workspaceId: string, id: string): Promise<ApiKeyRow | null> {
   const rows = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND workspace_id = $2`, [
     id,
@@ -126,16 +122,6 @@ export async function revokeKey(
     [id, workspaceId, at],
   );
   return rows[0] ?? null;
-}
-
-/** Writes the collected last-use times in one statement; an older time never replaces a newer one. */
-export async function touchKeys(db: Queryable, ids: string[], times: Date[]): Promise<void> {
-  await db.query(
-    `UPDATE api_keys k SET last_used_at = v.t
-     FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, t)
-     WHERE k.id = v.id AND (k.last_used_at IS NULL OR k.last_used_at < v.t)`,
-    [ids, times],
-  );
 }
 
 /** Which of `ids` are rows of `table` in the workspace. */

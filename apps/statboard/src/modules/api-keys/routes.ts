@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { type AdminGuards, actorOf, memberOf } from '#src/access/admin-guard.ts';
 import { sendJsonText } from '#src/http/json-text.ts';
 import { ADMIN_DOC, adminErrors } from '#src/http/schemas.ts';
-import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
 import {
   ApiKey,
   CreateApiKeyRequest,
@@ -10,12 +10,12 @@ import {
   RotateApiKeyRequest,
   UpdateApiKeyRequest,
 } from './schemas.ts';
-import type { KeyService } from './service.ts';
+import type { KeyAdminService } from './service.ts';
 
 const KeyParams = Type.Object({ key: Type.String({ format: 'uuid', description: 'API key id' }) });
 
 /** `/admin/api-keys`: list, create, update, rotate, revoke. Reads: every role; changes: admin and owner. */
-export function apiKeyRoutes(keys: KeyService, guards: AdminGuards): FastifyPluginAsyncTypebox {
+export function apiKeyRoutes(keys: KeyAdminService, guards: AdminGuards): FastifyPluginAsyncTypebox {
   return async (app) => {
     await guards.enter(app);
     const read = guards.allow('read');

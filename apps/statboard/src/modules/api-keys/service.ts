@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { KeyVerifier } from '#src/access/key-verifier.ts';
+import type { Actor } from '#src/access/principal.ts';
+import { isScope, type Scope, scopeRuleViolation } from '#src/access/scopes.ts';
+import { formatToken, generateSecret, type KeyType, sha256Hex, TOKEN_PREFIX } from '#src/access/token.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
@@ -6,7 +10,7 @@ import { AppError } from '#src/errors.ts';
 import { iso } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import { checkBody, Problems } from '#src/lib/validation.ts';
-import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import type { AuditService } from '#src/modules/audit-log/service.ts';
 import type { Outbox } from '#src/modules/webhooks/outbox.ts';
 import * as repo from './repo.ts';
 import {
@@ -16,66 +20,12 @@ import {
   UpdateApiKeyRequest,
   type UpdateApiKeyRequest as UpdateBody,
 } from './schemas.ts';
-import { isScope, type Scope, scopeRuleViolation } from './scopes.ts';
-import {
-  DUMMY_DIGEST,
-  formatToken,
-  generateSecret,
-  type KeyType,
-  type ParsedToken,
-  parseToken,
-  sameDigest,
-  sha256Hex,
-  TOKEN_PREFIX,
-} from './token.ts';
-import type { AuthKey } from './types.ts';
-
-const LAST_USED_FLUSH_MS = 15_000;
 
 function statusOf(row: repo.ApiKeyRow, now: number): ApiKey['status'] {
   if (row.revoked_at !== null && (row.revoked_at.getTime() <= now || !row.enabled)) return 'revoked';
   if (!row.enabled) return 'disabled';
   if (row.expires_at !== null && row.expires_at.getTime() <= now) return 'expired';
   return 'active';
-}
-
-/** Whether a key may authenticate right now: enabled, not revoked (grace window aside), not expired. */
-function usable(row: repo.ApiKeyRow, now: number): boolean {
-  return (
-    row.enabled &&
-    (row.revoked_at === null || row.revoked_at.getTime() > now) &&
-    (row.expires_at === null || row.expires_at.getTime() > now)
-  );
-}
-
-/** A key row with what `verify` needs, derived once per load. */
-interface VerifiedRow {
-  row: repo.ApiKeyRow;
-  /** The stored SHA-256 of the secret, hex. */
-  digest: string;
-  /** The request's view of the key (shared, never mutated). */
-  key: AuthKey;
-}
-
-function verifiedRow(row: repo.ApiKeyRow): VerifiedRow {
-  return {
-    row,
-    digest: row.secret_hash,
-    key: {
-      id: row.id,
-      workspaceId: row.workspace_id,
-      type: row.type,
-      scopes: new Set(row.scopes as Scope[]),
-      players: row.player_restrictions,
-      servers: row.server_restrictions,
-      seasons: row.season_restrictions,
-    },
-  };
-}
-
-/** The key id a token names; tokens that name none look up an id no key has (the same work either way). */
-function keyIdOf(parsed: ParsedToken | null): string {
-  return parsed !== null && parsed.type !== 'bootstrap' ? parsed.id : '00000000-0000-0000-0000-000000000000';
 }
 
 function uniq(values: readonly string[]): string[] {
@@ -112,42 +62,31 @@ export interface IssuedKey {
 }
 
 /**
- * API keys: issue, list, update, rotate, revoke (each a change with its audit record, in one transaction), and
- * verify a bearer token. HTTP and the CLI both come through here.
+ * API keys for the admin API and the CLI: issue, list, update, rotate, revoke (each a change with its audit
+ * record, in one transaction, announced on the change bus so every instance's verifier drops the key at once).
+ * Verifying a token is the access module's `KeyVerifier`, whose collected last-use times the list shows.
  */
-export class KeyService {
-  /** Epoch milliseconds of the latest use, by key id, not yet written. */
-  private readonly lastUsed = new Map<string, number>();
-  private flushTimer: NodeJS.Timeout | null = null;
-
-  /**
-   * Key rows by id (null: no such key) with what verifying needs derived once (the stored digest, the
-   * request's view of the key), so that verifying a token costs no query and little work on the hot path.
-   */
-  private readonly rows: Cache<string, VerifiedRow | null> | null;
+export class KeyAdminService {
   /** A workspace's key rows for the admin list, newest first, and its answer (see ADMIN_KEY_ROWS_MS). */
   private readonly lists: Cache<string, KeptKeys> | null;
-  /** Counts this instance's key uses: an answer made before a use no longer shows every use. */
-  private uses = 0;
 
   constructor(
     private readonly db: Db,
     private readonly changes: Changes,
     private readonly audit: AuditService,
+    private readonly verifier: KeyVerifier,
     private readonly outbox: Outbox | null = null,
   ) {
-    const rows = changes.cache<string, VerifiedRow | null>('api_key', 30_000, 20_000);
     const lists = changes.cache<string, KeptKeys>('api_key_list', ADMIN_KEY_ROWS_MS, 1_000, {
       max: ADMIN_KEY_ROWS_BYTES,
       sizeOf: (k) => 100 + k.rows.length * KEPT_BYTES_PER_KEY,
     });
-    this.rows = rows;
     this.lists = lists;
     changes.onChange((c) => {
-      if (c === null || (c.topic === 'key' && c.ids.length === 0)) rows?.clear();
-      else if (c.topic === 'key') for (const id of c.ids) rows?.delete(id);
       if (c === null || c.topic === 'key') lists?.clear();
     });
+    // The kept rows may predate the last-use times just written (which no longer come from memory).
+    verifier.onFlushed(() => lists?.clear());
   }
 
   private changed(db: Queryable, ...ids: string[]): Promise<void> {
@@ -155,7 +94,7 @@ export class KeyService {
   }
 
   private toRecord(row: repo.ApiKeyRow): ApiKey {
-    const pending = this.lastUsed.get(row.id);
+    const pending = this.verifier.pendingUse(row.id);
     const lastUsed =
       pending !== undefined && (!row.last_used_at || pending > row.last_used_at.getTime())
         ? new Date(pending)
@@ -269,14 +208,14 @@ export class KeyService {
     const kept = await this.keptKeys(workspaceId);
     const now = Date.now();
     const last = kept.answer;
-    if (last && last.uses === this.uses && now < last.until) return last.json;
+    if (last && last.uses === this.verifier.uses && now < last.until) return last.json;
     const json = Buffer.from(JSON.stringify({ data: kept.rows.map((r) => this.toRecord(r)) }));
     // The first instant a key's status changes with time: its expiry, or the end of its grace window.
     let until = Number.POSITIVE_INFINITY;
     for (const r of kept.rows) {
       for (const t of [r.expires_at, r.revoked_at]) if (t && t.getTime() > now) until = Math.min(until, t.getTime());
     }
-    kept.answer = { uses: this.uses, until, json };
+    kept.answer = { uses: this.verifier.uses, until, json };
     return json;
   }
 
@@ -378,67 +317,5 @@ export class KeyService {
       await this.outbox?.add(tx, workspaceId, 'api_key.revoked', { api_key: after });
       return after;
     });
-  }
-
-  /**
-   * Verifies a bearer token. Malformed tokens and unknown ids do the same lookup and the same constant-time
-   * comparison as real keys, so timing does not tell them apart. Returns null for every failure. `record`: the
-   * key's last use is recorded (not for a dry run).
-   */
-  verify(token: string, record = true): AuthKey | null | Promise<AuthKey | null> {
-    const parsed = parseToken(token);
-    const id = keyIdOf(parsed);
-    // The hot path: the key's row is cached, and the answer comes without a promise.
-    const cached = this.rows?.peek(id);
-    if (cached !== undefined) return this.check(parsed, cached, record);
-    return this.loadVerified(id).then((entry) => this.check(parsed, entry, record));
-  }
-
-  /** The same work whether or not the key exists: one digest and one constant-time comparison. */
-  private check(parsed: ParsedToken | null, entry: VerifiedRow | null, record: boolean): AuthKey | null {
-    const matches = sameDigest(sha256Hex(parsed?.secret ?? ''), entry?.digest ?? DUMMY_DIGEST);
-    if (!matches || !entry || !parsed || entry.row.type !== parsed.type) return null;
-    const now = Date.now();
-    if (!usable(entry.row, now)) return null;
-    if (record) this.markUsed(entry.row.id, now);
-    return entry.key;
-  }
-
-  private async loadVerified(id: string): Promise<VerifiedRow | null> {
-    const load = async () => {
-      const row = (await repo.findKeyById(this.db, id))[0];
-      return row ? verifiedRow(row) : null;
-    };
-    return this.rows ? this.rows.get(id, load) : load();
-  }
-
-  /** last_used_at is collected in memory and written in one statement every few seconds, not per request. */
-  private markUsed(id: string, at: number): void {
-    this.lastUsed.set(id, at);
-    this.uses++;
-    if (this.flushTimer === null) {
-      this.flushTimer = setTimeout(() => {
-        this.flushTimer = null;
-        this.flushLastUsed().catch(() => undefined);
-      }, LAST_USED_FLUSH_MS);
-      this.flushTimer.unref();
-    }
-  }
-
-  async flushLastUsed(): Promise<void> {
-    if (this.flushTimer !== null) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = null;
-    }
-    if (this.lastUsed.size === 0) return;
-    const entries = [...this.lastUsed.entries()];
-    this.lastUsed.clear();
-    await repo.touchKeys(
-      this.db,
-      entries.map((e) => e[0]),
-      entries.map((e) => new Date(e[1])),
-    );
-    // The kept rows may predate the times just written (which no longer come from memory).
-    this.lists?.clear();
   }
 }

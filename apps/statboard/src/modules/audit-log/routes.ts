@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { type AdminGuards, memberOf } from '#src/access/admin-guard.ts';
 import { ADMIN_DOC, adminErrors, PageQuery, PaginationRef } from '#src/http/schemas.ts';
-import { type AdminGuards, memberOf } from '#src/plugins/session-auth.ts';
 import type { AuditFilter } from './repo.ts';
 import { AuditRecord } from './schemas.ts';
 import { type AuditService, EXPORT_LIMIT } from './service.ts';

@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox';
+import type { Actor } from '#src/access/principal.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { type Page, pageOffset } from '#src/lib/page.ts';
 import { isoRequired } from '#src/lib/time.ts';
@@ -30,17 +31,6 @@ export type AuditAction =
   | 'WEBHOOK_UPDATED'
   | 'WEBHOOK_DELETED'
   | 'WEBHOOK_SECRET_ROTATED';
-
-/**
- * Who makes a change, and through which request: a signed-in user over HTTP, or a label such as `cli` where
- * there is no user. Every change operation of the services takes one and writes it into its audit record.
- */
-export interface Actor {
-  userId: string | null;
-  label: string | null;
-  ip: string | null;
-  requestId: string | null;
-}
 
 /** Changes made with `npx statboard`. */
 export const CLI_ACTOR: Actor = Object.freeze({ userId: null, label: 'cli', ip: null, requestId: null });

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { bearerToken } from '#src/access/key-guard.ts';
+import type { KeyVerifier } from '#src/access/key-verifier.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { errorResponses } from '#src/http/schemas.ts';
-import type { KeyService } from '#src/modules/api-keys/service.ts';
-import { bearerToken } from '#src/plugins/key-auth.ts';
 import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { ping } from './repo.ts';
 
@@ -42,7 +42,7 @@ const KeySummary = Type.Object(
  * it says whether the service and its database answer; with a key, also whether the key works and what it may
  * do (an unusable key is 401, and counts as a failed authentication like anywhere else).
  */
-export function connectionTestRoutes(db: Db, keys: KeyService, limits: RequestLimits): FastifyPluginAsyncTypebox {
+export function connectionTestRoutes(db: Db, keys: KeyVerifier, limits: RequestLimits): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/health',

@@ -1,9 +1,9 @@
+import type { AuthKey } from '#src/access/auth-key.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { bucketRange, DAY_MS, type Interval } from '#src/lib/time-buckets.ts';
-import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import type { LeaderboardService } from '#src/modules/leaderboards/service.ts';
 import { type Player, type PlayerService, permittedPlayer } from '#src/modules/players/service.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';

@@ -1,10 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import type { Actor } from '#src/access/principal.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { observedNoLaterThan } from '#src/lib/upload-rules.ts';
-import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import type { AuditService } from '#src/modules/audit-log/service.ts';
 import { ensureDefinitions } from '#src/modules/ingest/repo.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
 import { readAhead } from './read-ahead.ts';

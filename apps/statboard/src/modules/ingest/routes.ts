@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { type AdminGuards, memberOf } from '#src/access/admin-guard.ts';
+import { type KeyGuard, keyOf } from '#src/access/key-guard.ts';
 import { AppError } from '#src/errors.ts';
 import { ADMIN_DOC, adminErrors, errorResponses, PageQuery, PaginationRef } from '#src/http/schemas.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import type { Metrics } from '#src/metrics/metrics.ts';
-import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
-import { type AdminGuards, memberOf } from '#src/plugins/session-auth.ts';
 import type { IngestDiagnostics } from './diagnostics.ts';
 import { RejectionLog } from './rejection-log.ts';
 import { IngestBatchBody, IngestBatchQuery, IngestBatchResponse } from './schemas.ts';

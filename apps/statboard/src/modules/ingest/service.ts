@@ -1,10 +1,11 @@
+import type { AuthKey } from '#src/access/auth-key.ts';
+import { requirePlayer, requireSeason, requireServer } from '#src/access/restrictions.ts';
 import type { ChangeBus } from '#src/cache/bus.ts';
 import type { Config } from '#src/config.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { parseRfc3339 } from '#src/lib/rfc3339.ts';
 import { CLIENT_CLOCK_SKEW_MS, observedNoLaterThan } from '#src/lib/upload-rules.ts';
-import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
 import type { IngestDiagnostics } from './diagnostics.ts';
@@ -115,9 +116,7 @@ export class IngestService {
     }));
 
     const uuid = body.player.uuid.toLowerCase();
-    if (key.players.length > 0 && !key.players.includes(uuid)) {
-      throw new AppError('FORBIDDEN', 'This API key may not upload for that player.');
-    }
+    requirePlayer(key, uuid, 'upload');
     const server = await this.servers.findEnabled(key.workspaceId, body.server.hostname, body.server.port);
     if (!server) {
       throw new AppError(
@@ -125,14 +124,10 @@ export class IngestService {
         `No enabled server is registered as ${body.server.hostname}:${body.server.port}.`,
       );
     }
-    if (key.servers.length > 0 && !key.servers.includes(server.id)) {
-      throw new AppError('FORBIDDEN', 'This API key may not upload for that server.');
-    }
+    requireServer(key, server.id, 'upload');
     const season = await this.seasons.active(key.workspaceId);
     if (!season) throw new AppError('NOT_FOUND', 'There is no active season.');
-    if (key.seasons.length > 0 && !key.seasons.includes(season.id)) {
-      throw new AppError('FORBIDDEN', 'This API key may not upload into the active season.');
-    }
+    requireSeason(key, season.id, 'upload');
 
     if (dryRun) return this.result();
     await this.writer.submit(

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { AdminGuards } from '#src/access/admin-guard.ts';
+import type { KeyGuard } from '#src/access/key-guard.ts';
 import { mirrorForConsole } from '#src/http/console-reads.ts';
 import type { FastReads } from '#src/http/fast-reads.ts';
 import { sendJsonNowOrLater } from '#src/http/json-text.ts';
 import { errorResponses, PlayerRef, SeasonRef } from '#src/http/schemas.ts';
-import type { KeyGuard } from '#src/plugins/key-auth.ts';
-import type { AdminGuards } from '#src/plugins/session-auth.ts';
 import type { LeaderboardService } from './service.ts';
 
 const LeaderboardQuery = Type.Object({

@@ -1,3 +1,5 @@
+import type { AuthKey } from '#src/access/auth-key.ts';
+import { playerFilter, restrictsPlayers } from '#src/access/restrictions.ts';
 import type { Change } from '#src/cache/bus.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
@@ -5,7 +7,6 @@ import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { isoRequired } from '#src/lib/time.ts';
-import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import { type Player, permittedPlayer, toPlayer } from '#src/modules/players/service.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import { type BoardCache, type BoardRef, boardEntry, type HeldBoard } from './boards.ts';
@@ -120,7 +121,7 @@ export class LeaderboardService {
   private top(key: AuthKey, q: LeaderboardQuery, season: Season, def: repo.DefinitionRow): Maybe<Buffer> {
     const limit = clampLimit(q.limit);
     const offset = q.offset ?? 0;
-    if (key.players.length > 0) return this.build(key, season, def, limit, offset);
+    if (restrictsPlayers(key)) return this.build(key, season, def, limit, offset);
     // A page further down is a slice of the rank board (its ranks are global without counting the entries before
     // it), at once when the board is current; only the tops are cached as answers (thousands of pages would push
     // them out).
@@ -189,7 +190,7 @@ export class LeaderboardService {
       seasonId: season.id,
       statId: def.id,
       order: def.sort_order,
-      onlyUuids: key.players.length > 0 ? key.players : null,
+      onlyUuids: playerFilter(key),
       limit: offset + limit,
     });
     const ranks = competitionRanks(rows.map((r) => r.value));
@@ -224,7 +225,7 @@ export class LeaderboardService {
     const def = this.publicDefinition(key.workspaceId, q.stat);
     const around = q.around ?? 5;
     const answer = (d: repo.DefinitionRow): Maybe<Buffer> =>
-      key.players.length > 0
+      restrictsPlayers(key)
         ? this.restrictedRank(key, uuid, season, d, around)
         : this.cachedAnswer(`${key.workspaceId}|${season.id}|${d.id}|r:${uuid}:${around}`, () =>
             this.withBoard(

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { type AdminGuards, principalOf } from '#src/access/admin-guard.ts';
 import { ADMIN_DOC, adminErrors, NullableString, Uuid } from '#src/http/schemas.ts';
 import type { SetupService } from '#src/modules/setup/service.ts';
 import { Role } from '#src/modules/users/schemas.ts';
-import { type AdminGuards, principalOf } from '#src/plugins/session-auth.ts';
 
 export const AdminMe = Type.Object(
   {

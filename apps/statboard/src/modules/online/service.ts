@@ -1,10 +1,10 @@
+import type { AuthKey } from '#src/access/auth-key.ts';
+import { playerFilter, restrictsPlayers, serverFilter } from '#src/access/restrictions.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
-import { AppError } from '#src/errors.ts';
 import { precompressed } from '#src/http/compression.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
-import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import * as repo from './repo.ts';
 
 /** Spec: online means an open session whose last heartbeat lies within the previous two minutes. */
@@ -58,12 +58,12 @@ export class OnlineService {
       repo
         .onlineJson(this.db, {
           workspaceId: key.workspaceId,
-          onlyUuids: key.players.length > 0 ? key.players : null,
+          onlyUuids: playerFilter(key),
           serverIds: servers,
           windowSeconds: ONLINE_WINDOW_SECONDS,
         })
         .then((json) => Buffer.from(json));
-    if (!this.answers || key.players.length > 0) return build();
+    if (!this.answers || restrictsPlayers(key)) return build();
     // The answer depends on the servers it covers, never on who asks: keys restricted to the same servers (and a
     // `server=` inside them) share it, and an unrestricted answer is never served to a restricted key.
     const cacheKey = `${key.workspaceId}|${servers === null ? '*' : [...servers].sort().join(',')}`;
@@ -79,11 +79,7 @@ export class OnlineService {
  * cannot probe for servers); without it, a restricted key lists its servers only.
  */
 export function permittedServers(key: AuthKey, serverParam: string | undefined): readonly string[] | null {
-  const asked = serverParam?.toLowerCase();
-  if (key.servers.length === 0) return asked === undefined ? null : [asked];
-  if (asked === undefined) return key.servers;
-  if (!key.servers.includes(asked)) throw new AppError('FORBIDDEN', 'This API key may not read that server.');
-  return [asked];
+  return serverFilter(key, serverParam?.toLowerCase());
 }
 
 /** Whether an answer is worth keeping: about ONLINE_CACHE_MIN_PLAYERS entries or more (~210 bytes each). */

@@ -1,10 +1,11 @@
+import type { Actor } from '#src/access/principal.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import { checkBody } from '#src/lib/validation.ts';
-import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import type { AuditService } from '#src/modules/audit-log/service.ts';
 import * as repo from './admin-repo.ts';
 import { type AdminPlayer, UpdatePlayerRequest } from './schemas.ts';
 

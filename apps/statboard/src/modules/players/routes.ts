@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { type AdminGuards, actorOf, memberOf } from '#src/access/admin-guard.ts';
+import { type KeyGuard, keyOf } from '#src/access/key-guard.ts';
 import { mirrorForConsole } from '#src/http/console-reads.ts';
 import type { FastReads } from '#src/http/fast-reads.ts';
 import { sendJsonNowOrLater, sendJsonText } from '#src/http/json-text.ts';
 import { ADMIN_DOC, adminErrors, errorResponses, PlayerRef } from '#src/http/schemas.ts';
-import { type KeyGuard, keyOf } from '#src/plugins/key-auth.ts';
-import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
 import type { PlayerAdminService } from './admin-service.ts';
 import {
   AdminPlayer,

@@ -1,4 +1,6 @@
 import type { Static } from '@sinclair/typebox';
+import type { AuthKey } from '#src/access/auth-key.ts';
+import { playerFilter, requirePlayer, restrictsPlayers } from '#src/access/restrictions.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
@@ -7,7 +9,6 @@ import type { Player as PlayerSchema } from '#src/http/schemas.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { type Page, pageOffset } from '#src/lib/page.ts';
 import { isUuid } from '#src/lib/uuid.ts';
-import type { AuthKey } from '#src/modules/api-keys/types.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import * as repo from './repo.ts';
 
@@ -25,9 +26,7 @@ export function toPlayer(row: repo.PlayerRow): Player {
 export function permittedPlayer(key: AuthKey, uuidParam: string): string {
   const uuid = uuidParam.toLowerCase();
   if (!isUuid(uuid)) throw new AppError('NOT_FOUND', 'Player not found.');
-  if (key.players.length > 0 && !key.players.includes(uuid)) {
-    throw new AppError('FORBIDDEN', 'This API key may not read that player.');
-  }
+  requirePlayer(key, uuid, 'read');
   return uuid;
 }
 
@@ -116,7 +115,7 @@ export class PlayerService {
    */
   listJson(key: AuthKey, q: { search?: string; username?: string; page: number; perPage: number }): Maybe<Buffer> {
     const build = () => this.list(key, q).then((page) => Buffer.from(JSON.stringify(page)));
-    if (!this.pages || key.players.length > 0) return build();
+    if (!this.pages || restrictsPlayers(key)) return build();
     // The terms in JSON: a `|` in a search cannot make two queries share a key.
     const cacheKey = `${key.workspaceId}|${JSON.stringify([q.page, q.perPage, q.search ?? '', q.username ?? ''])}`;
     return this.pages.peek(cacheKey) ?? this.pages.get(cacheKey, build);
@@ -130,7 +129,7 @@ export class PlayerService {
       workspaceId: key.workspaceId,
       search: q.search === undefined || q.search === '' ? null : q.search,
       username: q.username === undefined || q.username === '' ? null : q.username,
-      onlyUuids: key.players.length > 0 ? key.players : null,
+      onlyUuids: playerFilter(key),
       limit: q.perPage,
       offset: pageOffset(q.page, q.perPage),
     });

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { type AdminGuards, actorOf, memberOf } from '#src/access/admin-guard.ts';
+import type { KeyGuard } from '#src/access/key-guard.ts';
 import type { FastReads } from '#src/http/fast-reads.ts';
 import { ADMIN_DOC, adminErrors, errorResponses, SeasonRef } from '#src/http/schemas.ts';
-import type { KeyGuard } from '#src/plugins/key-auth.ts';
-import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
 import { CreateSeasonRequest } from './schemas.ts';
 import type { SeasonService } from './service.ts';
 

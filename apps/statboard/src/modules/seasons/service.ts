@@ -1,4 +1,7 @@
 import type { Static } from '@sinclair/typebox';
+import type { AuthKey } from '#src/access/auth-key.ts';
+import type { Actor } from '#src/access/principal.ts';
+import { requireSeason, seasonFilter } from '#src/access/restrictions.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
@@ -9,8 +12,7 @@ import { sqlState, UNIQUE_VIOLATION } from '#src/lib/pg-errors.ts';
 import { iso } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import { checkBody, Problems } from '#src/lib/validation.ts';
-import type { AuthKey } from '#src/modules/api-keys/types.ts';
-import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import type { AuditService } from '#src/modules/audit-log/service.ts';
 import type { Outbox } from '#src/modules/webhooks/outbox.ts';
 import * as repo from './repo.ts';
 import { CreateSeasonRequest } from './schemas.ts';
@@ -40,9 +42,7 @@ function permittedSeason(key: AuthKey, season: Season | null, ref: string | unde
       ref === undefined || ref === '' ? 'There is no active season.' : `Season '${ref}' not found.`,
     );
   }
-  if (key.seasons.length > 0 && !key.seasons.includes(season.id)) {
-    throw new AppError('FORBIDDEN', 'This API key may not read that season.');
-  }
+  requireSeason(key, season.id, 'read');
   return season;
 }
 
@@ -205,7 +205,7 @@ export class SeasonService {
    * season restriction; at once when cached.
    */
   listJson(key: AuthKey): Maybe<Buffer> {
-    const only = key.seasons.length > 0 ? key.seasons : null;
+    const only = seasonFilter(key);
     const build = () => this.list(key.workspaceId, only).then((data) => Buffer.from(JSON.stringify({ data })));
     if (!this.lists) return build();
     const cacheKey = `${key.workspaceId}|${key.seasons.join(',')}`;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { type AdminGuards, actorOf, memberOf } from '#src/access/admin-guard.ts';
 import { ADMIN_DOC, adminErrors } from '#src/http/schemas.ts';
-import { type AdminGuards, actorOf, memberOf } from '#src/plugins/session-auth.ts';
 import { Server, ServerRequest } from './schemas.ts';
 import type { ServerService } from './service.ts';
 

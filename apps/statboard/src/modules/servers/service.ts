@@ -1,3 +1,4 @@
+import type { Actor } from '#src/access/principal.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
@@ -6,7 +7,7 @@ import { sqlState, UNIQUE_VIOLATION } from '#src/lib/pg-errors.ts';
 import { isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import { checkBody, Problems } from '#src/lib/validation.ts';
-import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import type { AuditService } from '#src/modules/audit-log/service.ts';
 import * as repo from './repo.ts';
 import { type Server, ServerRequest } from './schemas.ts';
 

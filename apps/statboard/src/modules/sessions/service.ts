@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Principal } from '#src/access/principal.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Config } from '#src/config.ts';
 import type { Db } from '#src/db/types.ts';
-import type { Principal } from '#src/modules/users/service.ts';
 import * as repo from './repo.ts';
 
 /** Milliseconds since the epoch; injected so tests can move time. */

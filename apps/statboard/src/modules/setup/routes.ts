@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type AdminGuards, actorOf } from '#src/access/admin-guard.ts';
 import { ADMIN_DOC, adminErrors } from '#src/http/schemas.ts';
-import { type AdminGuards, actorOf } from '#src/plugins/session-auth.ts';
 import { BootstrapRequest, BootstrapResponse } from './schemas.ts';
 import type { SetupService } from './service.ts';
 

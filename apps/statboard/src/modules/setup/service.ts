@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Actor } from '#src/access/principal.ts';
+import { formatToken, generateSecret, sha256Hex } from '#src/access/token.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { checkBody } from '#src/lib/validation.ts';
-import { formatToken, generateSecret, sha256Hex } from '#src/modules/api-keys/token.ts';
-import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import type { AuditService } from '#src/modules/audit-log/service.ts';
 import type { UserService } from '#src/modules/users/service.ts';
 import type { Workspace, WorkspaceService } from '#src/modules/workspaces/service.ts';
 import * as repo from './repo.ts';

@@ -1,3 +1,4 @@
+import type { Actor } from '#src/access/principal.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
@@ -5,7 +6,7 @@ import { AppError } from '#src/errors.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { isoRequired } from '#src/lib/time.ts';
 import { checkBody } from '#src/lib/validation.ts';
-import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import type { AuditService } from '#src/modules/audit-log/service.ts';
 import * as repo from './repo.ts';
 import { type PublicStat, type StatDefinition, UpdateStatRequest } from './schemas.ts';
 

@@ -1,5 +1,5 @@
+import type { Role } from '#src/access/roles.ts';
 import type { Queryable } from '#src/db/types.ts';
-import type { Role } from './roles.ts';
 
 export interface UserRow {
   id: string;

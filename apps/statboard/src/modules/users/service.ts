@@ -1,12 +1,13 @@
+import type { Actor, Principal } from '#src/access/principal.ts';
+import { allows, type Role } from '#src/access/roles.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { iso, isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import { checkBody } from '#src/lib/validation.ts';
-import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import type { AuditService } from '#src/modules/audit-log/service.ts';
 import * as repo from './repo.ts';
-import { allows, type Role } from './roles.ts';
 import { UpdateUserRequest, type AdminUser as User } from './schemas.ts';
 
 export interface Identity {
@@ -36,15 +37,6 @@ function ambiguousEmail(email: string): AppError {
       "is in GET /api/v1/admin/users; someone without a role sees theirs on the console's 'No access yet' page " +
       'or at GET /api/v1/admin/me.',
   );
-}
-
-/** What the session knows about its user: who, and their role in which workspace. */
-export interface Principal {
-  userId: string;
-  displayName: string;
-  email: string | null;
-  workspaceId: string | null;
-  role: Role | null;
 }
 
 function toUser(row: repo.UserRow, role: Role | null): User {
@@ -165,11 +157,13 @@ export class UserService {
     before: User,
     role: Role | null,
   ): Promise<void> {
-    if (role === 'owner' && actorRole !== 'owner') {
+    if (role === 'owner' && !allows(actorRole, 'grant:owner')) {
       throw new AppError('FORBIDDEN', 'Only an owner can grant the owner role.');
     }
     if (before.role === 'owner') {
-      if (actorRole !== 'owner') throw new AppError('FORBIDDEN', "Only an owner can change an owner's role.");
+      if (!allows(actorRole, 'grant:owner')) {
+        throw new AppError('FORBIDDEN', "Only an owner can change an owner's role.");
+      }
       const owners = await repo.lockOwners(tx, workspaceId);
       if (owners.length <= 1 && owners.includes(before.id)) {
         throw new AppError('CONFLICT', 'The last owner cannot be demoted.');

@@ -1,3 +1,4 @@
+import type { Actor } from '#src/access/principal.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { AppError, invalid } from '#src/errors.ts';
@@ -5,7 +6,7 @@ import { type Page, pageOffset } from '#src/lib/page.ts';
 import { iso, isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import { checkBody } from '#src/lib/validation.ts';
-import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import type { AuditService } from '#src/modules/audit-log/service.ts';
 import { blockedAddress, blockedHost, hostOf, resolveAll } from './address-guard.ts';
 import type { Outbox } from './outbox.ts';
 import * as repo from './repo.ts';

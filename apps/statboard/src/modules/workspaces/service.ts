@@ -1,9 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
+import type { Actor } from '#src/access/principal.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import { checkBody } from '#src/lib/validation.ts';
-import type { Actor, AuditService } from '#src/modules/audit-log/service.ts';
+import type { AuditService } from '#src/modules/audit-log/service.ts';
 import { SLUG_PATTERN } from '#src/modules/seasons/schemas.ts';
 import * as repo from './repo.ts';
 

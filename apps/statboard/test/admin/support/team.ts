@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Role } from '#src/modules/users/roles.ts';
+import type { Role } from '#src/access/roles.ts';
 import { ACTOR, bearer, modBatch } from '../../helpers.ts';
 import { type Browser, signIn, type World } from './world.ts';
 

@@ -1,9 +1,9 @@
 import type { FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { AppError } from '#src/errors.ts';
-import type { Scope } from '#src/modules/api-keys/scopes.ts';
-import type { KeyService } from '#src/modules/api-keys/service.ts';
-import type { AuthKey } from '#src/modules/api-keys/types.ts';
-import type { RequestLimits } from './rate-limit.ts';
+import type { RequestLimits } from '#src/plugins/rate-limit.ts';
+import type { AuthKey } from './auth-key.ts';
+import type { KeyVerifier } from './key-verifier.ts';
+import type { Scope } from './scopes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -49,7 +49,7 @@ export interface GuardOptions {
  * holds; then the key's request counts against its rate limit. Callback-style and synchronous while the key is
  * cached and the rate limiter is in-process: the hot path of every API request allocates no promise.
  */
-export function keyGuard(keys: KeyService, limits: RequestLimits): KeyGuard {
+export function keyGuard(keys: KeyVerifier, limits: RequestLimits): KeyGuard {
   return (scope, options = {}) => {
     const records = options.records;
     const admit = (request: FastifyRequest, key: AuthKey | null, done: HookHandlerDoneFunction): void => {

@@ -2,13 +2,11 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Config } from '#src/config.ts';
 import { AppError } from '#src/errors.ts';
-import type { KeyService } from '#src/modules/api-keys/service.ts';
-import type { Actor } from '#src/modules/audit-log/service.ts';
-import type { SessionService } from '#src/modules/sessions/service.ts';
-import { allows, type Permission, type Role } from '#src/modules/users/roles.ts';
-import type { Principal, UserService } from '#src/modules/users/service.ts';
-import { bearerToken } from './key-auth.ts';
-import type { RequestLimits } from './rate-limit.ts';
+import type { RequestLimits } from '#src/plugins/rate-limit.ts';
+import { bearerToken } from './key-guard.ts';
+import type { KeyVerifier } from './key-verifier.ts';
+import type { Actor, Member, Principal } from './principal.ts';
+import { allows, type Permission } from './roles.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,11 +50,15 @@ export function assertSameOrigin(request: FastifyRequest, publicUrl: string): vo
   }
 }
 
-/** What the admin guards look up: keys (to refuse them), sessions and users. */
+/** The signed-in user of a session cookie (the sessions feature), at once when it is kept in memory. */
+export interface SessionLookup {
+  signedIn(cookie: string | undefined): Principal | null | Promise<Principal | null>;
+}
+
+/** What the admin guards look up: keys (to refuse them) and sessions. */
 export interface GuardServices {
-  keys: KeyService;
-  sessions: SessionService;
-  users: UserService;
+  verifier: KeyVerifier;
+  sessions: SessionLookup;
 }
 
 /** The onRequest hooks of admin routes, built once by the app. */
@@ -88,7 +90,7 @@ export function adminGuards(
   const session: onRequestAsyncHookHandler = async (request: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(request);
     if (token !== null) {
-      const key = await services.keys.verify(token);
+      const key = await services.verifier.verify(token);
       if (key) throw new AppError('FORBIDDEN', 'Admin routes accept only a signed-in session, not an API key.');
       await limits?.authFailure(request);
       throw new AppError('INVALID_API_KEY', undefined, undefined, { headers: { 'WWW-Authenticate': 'Bearer' } });
@@ -122,12 +124,6 @@ export function adminGuards(
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new AppError('UNAUTHENTICATED');
   return request.principal;
-}
-
-/** A signed-in user with a role in a workspace. */
-export interface Member extends Principal {
-  workspaceId: string;
-  role: Role;
 }
 
 /** The member an `allow` guard admitted. */
