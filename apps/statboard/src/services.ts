@@ -138,7 +138,7 @@ export function buildServices(db: Db, config: ServiceConfig, options: ServiceOpt
       ingest: new IngestService(handle, bus, servers, seasons, config, diagnostics, { leaders, outbox }),
       setup: new SetupService(handle, workspaces, users, audit),
       users,
-      sessions: new SessionService(handle, changes, (id) => users.principal(id), config, options.clock),
+      sessions: new SessionService(handle, changes, users, config, options.clock),
       audit,
       webhooks: new WebhookService(handle, changes, audit, outbox, config.webhooks),
       outbox,

@@ -7,8 +7,10 @@ TABLE admin_sessions
   column created_at timestamp with time zone NOT NULL
   column last_seen_at timestamp with time zone NOT NULL
   column expires_at timestamp with time zone NOT NULL
+  column workspace_id uuid
   constraint admin_sessions_pkey PRIMARY KEY (id_hash)
   constraint admin_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+  constraint admin_sessions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE SET NULL
   index CREATE INDEX admin_sessions_expires_idx ON public.admin_sessions USING btree (expires_at)
   index CREATE UNIQUE INDEX admin_sessions_pkey ON public.admin_sessions USING btree (id_hash)
   index CREATE INDEX admin_sessions_user_idx ON public.admin_sessions USING btree (user_id)
@@ -287,6 +289,8 @@ TABLE users
   column created_at timestamp with time zone NOT NULL DEFAULT now()
   column updated_at timestamp with time zone NOT NULL DEFAULT now()
   column email_verified boolean NOT NULL DEFAULT false
+  column last_workspace_id uuid
+  constraint users_last_workspace_id_fkey FOREIGN KEY (last_workspace_id) REFERENCES workspaces(id) ON DELETE SET NULL
   constraint users_oidc_issuer_oidc_subject_key UNIQUE (oidc_issuer, oidc_subject)
   constraint users_pkey PRIMARY KEY (id)
   index CREATE UNIQUE INDEX users_oidc_issuer_oidc_subject_key ON public.users USING btree (oidc_issuer, oidc_subject)

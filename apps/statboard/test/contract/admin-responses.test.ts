@@ -56,6 +56,17 @@ describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () =>
     expect((await call(null, 'GET', T, T, { headers: bearer(team.websiteToken) })).statusCode).toBe(403);
   });
 
+  it('PUT /admin/me/workspace: 200 for a workspace of the user, 404 another, 401/403 without a session', async () => {
+    const T = '/api/v1/admin/me/workspace';
+    const chosen = await call(owner(), 'PUT', T, T, { body: { id: team.workspaceId } });
+    expect(chosen.json()).toMatchObject({ workspace_id: team.workspaceId, role: 'owner' });
+    expect((await call(owner(), 'PUT', T, T, { body: { id: randomUUID() } })).statusCode).toBe(404);
+    expect((await call(owner(), 'PUT', T, T, { body: { id: 'nope' } })).statusCode).toBe(422);
+    expect((await call(null, 'PUT', T, T, { body: { id: team.workspaceId } })).statusCode).toBe(401);
+    const key = { headers: bearer(team.websiteToken), body: { id: team.workspaceId } };
+    expect((await call(null, 'PUT', T, T, key)).statusCode).toBe(403);
+  });
+
   describe('API keys', () => {
     const LIST = '/api/v1/admin/api-keys';
     const ONE = '/api/v1/admin/api-keys/{key}';

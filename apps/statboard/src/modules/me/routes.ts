@@ -1,24 +1,58 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { type AdminGuards, principalOf } from '#src/access/admin-guard.ts';
+import { type AdminGuards, principalOf, SESSION_COOKIE } from '#src/access/admin-guard.ts';
+import type { Principal } from '#src/access/principal.ts';
+import { PERMISSIONS, permissionsOf } from '#src/access/roles.ts';
 import { ADMIN_DOC, adminErrors, NullableString, Uuid } from '#src/http/schemas.ts';
+import type { SessionService } from '#src/modules/sessions/service.ts';
 import type { SetupService } from '#src/modules/setup/service.ts';
 import { Role } from '#src/modules/users/schemas.ts';
+import type { UserService } from '#src/modules/users/service.ts';
 
 export const AdminMe = Type.Object(
   {
     id: Uuid,
     display_name: Type.String(),
     email: NullableString({ format: 'email' }),
-    workspace_id: Type.Union([Uuid, Type.Null()]),
+    workspace_id: Type.Union([Uuid, Type.Null()], {
+      description: 'The workspace the session acts in: the one chosen (PUT /admin/me/workspace), else the oldest',
+    }),
     role: Type.Union([Role, Type.Null()]),
     needs_bootstrap: Type.Boolean(),
+    permissions: Type.Array(Type.Union(PERMISSIONS.map((p) => Type.Literal(p))), {
+      description: "What the role allows in that workspace (empty without a role): the console's rules",
+    }),
+    workspaces: Type.Array(
+      Type.Object({ id: Uuid, name: Type.String(), slug: Type.String(), role: Role }),
+      { description: 'Every workspace the user belongs to, with their role there; the oldest membership first' },
+    ),
   },
   { $id: 'AdminMe' },
 );
 
-/** `GET /admin/me`: the signed-in user and their role (null before bootstrap or without a role). */
-export function meRoutes(setup: SetupService, guards: AdminGuards): FastifyPluginAsyncTypebox {
+const ChooseWorkspaceRequest = Type.Object({ id: Uuid });
+
+export interface MeServices {
+  setup: SetupService;
+  users: UserService;
+  sessions: SessionService;
+}
+
+/**
+ * `GET /admin/me`: the signed-in user, their role and its permissions in the workspace the session acts in, and
+ * every workspace they belong to; `PUT /admin/me/workspace`: act in another of them.
+ */
+export function meRoutes({ setup, users, sessions }: MeServices, guards: AdminGuards): FastifyPluginAsyncTypebox {
+  const me = async (p: Principal) => ({
+    id: p.userId,
+    display_name: p.displayName,
+    email: p.email,
+    workspace_id: p.workspaceId,
+    role: p.role,
+    needs_bootstrap: p.role === null && (await setup.needsBootstrap()),
+    permissions: [...permissionsOf(p.role)],
+    workspaces: await users.memberships(p.userId),
+  });
   return async (app) => {
     await guards.enter(app);
     app.get(
@@ -31,17 +65,22 @@ export function meRoutes(setup: SetupService, guards: AdminGuards): FastifyPlugi
           response: { 200: Type.Ref(AdminMe), ...adminErrors(401, 403) },
         },
       },
-      async (request) => {
-        const p = principalOf(request);
-        return {
-          id: p.userId,
-          display_name: p.displayName,
-          email: p.email,
-          workspace_id: p.workspaceId,
-          role: p.role,
-          needs_bootstrap: p.role === null && (await setup.needsBootstrap()),
-        };
+      async (request) => me(principalOf(request)),
+    );
+    app.put(
+      '/admin/me/workspace',
+      {
+        schema: {
+          ...ADMIN_DOC,
+          operationId: 'adminChooseWorkspace',
+          summary:
+            'Acts in another of your workspaces from now on (this session, and your next ones); 404 for a workspace you are not a member of',
+          body: ChooseWorkspaceRequest,
+          response: { 200: Type.Ref(AdminMe), ...adminErrors(400, 401, 403, 404, 422) },
+        },
       },
+      async (request) =>
+        me(await sessions.chooseWorkspace(request.cookies[SESSION_COOKIE], request.body.id.toLowerCase())),
     );
   };
 }

@@ -3,7 +3,8 @@ import type { Principal } from '#src/access/principal.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Config } from '#src/config.ts';
-import type { Db } from '#src/db/types.ts';
+import type { Db, Queryable } from '#src/db/types.ts';
+import { AppError } from '#src/errors.ts';
 import * as repo from './repo.ts';
 
 /** Milliseconds since the epoch; injected so tests can move time. */
@@ -35,6 +36,15 @@ interface LiveSession {
   lastSeenAt: number;
 }
 
+/** The users a session signs in (the users service). */
+export interface SessionUsers {
+  /**
+   * The user with their role in `workspaceId` when they are a member there, else in their oldest membership;
+   * null when the user is gone.
+   */
+  principal(userId: string, workspaceId: string | null, db?: Queryable): Promise<Principal | null>;
+}
+
 export interface PendingLogin {
   state: string;
   nonce: string;
@@ -61,8 +71,7 @@ export class SessionService {
   constructor(
     private readonly db: Db,
     private readonly changes: Changes,
-    /** The user and role of a session (the users service). */
-    private readonly principalOf: (userId: string) => Promise<Principal | null>,
+    private readonly users: SessionUsers,
     config: Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours'>,
     readonly now: Clock = Date.now,
   ) {
@@ -133,9 +142,32 @@ export class SessionService {
       await repo.touchSession(this.db, idHash, new Date(now));
       lastSeenAt = now;
     }
-    const principal = await this.principalOf(row.user_id);
+    const principal = await this.users.principal(row.user_id, row.workspace_id);
     if (!principal) return null;
     return { principal: Object.freeze(principal), expiresAt: row.expires_at.getTime(), lastSeenAt };
+  }
+
+  /**
+   * Makes the session act in another of its user's workspaces (and makes it the user's last choice, where their
+   * next session starts); 404 when they are not a member there, 401 when the session has ended. The kept session
+   * is dropped here and on every instance, so the next request acts in the chosen workspace. Not audited: it
+   * changes no workspace's data, only where this user's requests go.
+   */
+  async chooseWorkspace(id: string | undefined, workspaceId: string): Promise<Principal> {
+    if (id === undefined || !ID_RE.test(id)) throw new AppError('UNAUTHENTICATED');
+    const idHash = hashId(id);
+    return this.db.transaction(async (tx) => {
+      const row = await repo.findSession(tx, idHash);
+      if (!row) throw new AppError('UNAUTHENTICATED');
+      const principal = await this.users.principal(row.user_id, workspaceId, tx);
+      if (!principal) throw new AppError('UNAUTHENTICATED');
+      if (principal.workspaceId !== workspaceId) {
+        throw new AppError('NOT_FOUND', 'You are not a member of that workspace.');
+      }
+      await repo.chooseWorkspace(tx, idHash, row.user_id, workspaceId);
+      await this.changes.publish(tx, { topic: 'session', ids: [idHash] });
+      return principal;
+    });
   }
 
   /** Ends a session (logout): here at once, on other instances through the change bus. */

@@ -86,13 +86,34 @@ export interface MembershipRow {
   role: Role;
 }
 
-/** The user's membership; with several, the oldest (the service has one workspace in practice). */
-export async function findMembership(db: Queryable, userId: string): Promise<MembershipRow | null> {
+/** The user's membership in `preferred` when they have one there, else their oldest; null without any. */
+export async function findMembership(
+  db: Queryable,
+  userId: string,
+  preferred: string | null = null,
+): Promise<MembershipRow | null> {
   const rows = await db.query<MembershipRow>(
-    `SELECT workspace_id, role FROM workspace_memberships WHERE user_id = $1 ORDER BY created_at, workspace_id LIMIT 1`,
-    [userId],
+    `SELECT workspace_id, role FROM workspace_memberships WHERE user_id = $1
+     ORDER BY workspace_id = $2::uuid DESC NULLS LAST, created_at, workspace_id LIMIT 1`,
+    [userId, preferred],
   );
   return rows[0] ?? null;
+}
+
+export interface WorkspaceMembershipRow {
+  id: string;
+  name: string;
+  slug: string;
+  role: Role;
+}
+
+/** Every workspace the user belongs to, with their role there; the oldest membership first. */
+export function listMemberships(db: Queryable, userId: string): Promise<WorkspaceMembershipRow[]> {
+  return db.query<WorkspaceMembershipRow>(
+    `SELECT w.id, w.name, w.slug, m.role FROM workspace_memberships m JOIN workspaces w ON w.id = m.workspace_id
+     WHERE m.user_id = $1 ORDER BY m.created_at, m.workspace_id`,
+    [userId],
+  );
 }
 
 export async function findRole(db: Queryable, workspaceId: string, userId: string): Promise<Role | null> {

@@ -74,10 +74,14 @@ export class UserService {
     return toUser(row, m?.role ?? null);
   }
 
-  async principal(userId: string, db: Queryable = this.db): Promise<Principal | null> {
+  /**
+   * The user as a session sees them: with their role in `workspaceId` when they are a member there, else in their
+   * oldest membership (no role without any); null when the user is gone.
+   */
+  async principal(userId: string, workspaceId: string | null = null, db: Queryable = this.db): Promise<Principal | null> {
     const row = await repo.findUser(db, userId);
     if (!row) return null;
-    const m = await repo.findMembership(db, userId);
+    const m = await repo.findMembership(db, userId, workspaceId);
     return {
       userId: row.id,
       displayName: row.display_name,
@@ -85,6 +89,11 @@ export class UserService {
       workspaceId: m?.workspace_id ?? null,
       role: m?.role ?? null,
     };
+  }
+
+  /** Every workspace the user belongs to, with their role there; the oldest membership first. */
+  memberships(userId: string): Promise<repo.WorkspaceMembershipRow[]> {
+    return repo.listMemberships(this.db, userId);
   }
 
   async list(workspaceId: string): Promise<User[]> {
