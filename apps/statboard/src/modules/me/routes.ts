@@ -22,10 +22,9 @@ export const AdminMe = Type.Object(
     permissions: Type.Array(Type.Union(PERMISSIONS.map((p) => Type.Literal(p))), {
       description: "What the role allows in that workspace (empty without a role): the console's rules",
     }),
-    workspaces: Type.Array(
-      Type.Object({ id: Uuid, name: Type.String(), slug: Type.String(), role: Role }),
-      { description: 'Every workspace the user belongs to, with their role there; the oldest membership first' },
-    ),
+    workspaces: Type.Array(Type.Object({ id: Uuid, name: Type.String(), slug: Type.String(), role: Role }), {
+      description: 'Every workspace the user belongs to, with their role there; the oldest membership first',
+    }),
   },
   { $id: 'AdminMe' },
 );

@@ -35,7 +35,12 @@ export async function touchSession(db: Queryable, idHash: string, at: Date): Pro
 }
 
 /** Records the session's choice of workspace, and makes it the user's last choice (where new sessions start). */
-export async function chooseWorkspace(db: Queryable, idHash: string, userId: string, workspaceId: string): Promise<void> {
+export async function chooseWorkspace(
+  db: Queryable,
+  idHash: string,
+  userId: string,
+  workspaceId: string,
+): Promise<void> {
   await db.query('UPDATE admin_sessions SET workspace_id = $2 WHERE id_hash = $1', [idHash, workspaceId]);
   await db.query('UPDATE users SET last_workspace_id = $2 WHERE id = $1', [userId, workspaceId]);
 }

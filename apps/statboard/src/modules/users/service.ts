@@ -78,7 +78,11 @@ export class UserService {
    * The user as a session sees them: with their role in `workspaceId` when they are a member there, else in their
    * oldest membership (no role without any); null when the user is gone.
    */
-  async principal(userId: string, workspaceId: string | null = null, db: Queryable = this.db): Promise<Principal | null> {
+  async principal(
+    userId: string,
+    workspaceId: string | null = null,
+    db: Queryable = this.db,
+  ): Promise<Principal | null> {
     const row = await repo.findUser(db, userId);
     if (!row) return null;
     const m = await repo.findMembership(db, userId, workspaceId);
