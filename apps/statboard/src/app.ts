@@ -5,6 +5,8 @@ import { adminGuards } from './access/admin-guard.ts';
 import { keyGuard } from './access/key-guard.ts';
 import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
+import type { Edge, RoutePlugin } from './feature.ts';
+import { FEATURES } from './features.ts';
 import { trustOf } from './http/client-address.ts';
 import { ConsoleSite } from './http/console.ts';
 import { Cors } from './http/cors.ts';
@@ -16,51 +18,17 @@ import { SHARED_SCHEMAS } from './http/schemas.ts';
 import { hasUnstorableText, urlMayHoldUnstorable } from './lib/storable.ts';
 import { validatorCompiler } from './lib/validation.ts';
 import { UNMATCHED_ROUTE } from './metrics/metrics.ts';
-import { apiKeyRoutes } from './modules/api-keys/routes.ts';
-import { ApiKey, CreateApiKeyResponse } from './modules/api-keys/schemas.ts';
-import { auditLogRoutes } from './modules/audit-log/routes.ts';
-import { AuditRecord } from './modules/audit-log/schemas.ts';
-import { loginRoutes } from './modules/auth/login.ts';
-import { connectionTestRoutes, healthRoutes } from './modules/health/routes.ts';
-import { historyRoutes } from './modules/history/routes.ts';
-import { activityRoutes, ingestAdminRoutes, ingestRoutes } from './modules/ingest/routes.ts';
-import { leaderboardRoutes } from './modules/leaderboards/routes.ts';
-import { AdminMe, meRoutes } from './modules/me/routes.ts';
-import { onlineRoutes } from './modules/online/routes.ts';
-import { playerRoutes } from './modules/players/routes.ts';
-import { AdminPlayer } from './modules/players/schemas.ts';
-import { seasonRoutes } from './modules/seasons/routes.ts';
-import { serverRoutes } from './modules/servers/routes.ts';
-import { Server } from './modules/servers/schemas.ts';
-import { setupRoutes } from './modules/setup/routes.ts';
-import { publicStatRoutes, statRoutes } from './modules/stats/routes.ts';
-import { PublicStat, StatDefinition } from './modules/stats/schemas.ts';
-import { userRoutes } from './modules/users/routes.ts';
-import { AdminUser } from './modules/users/schemas.ts';
-import { webhookRoutes } from './modules/webhooks/routes.ts';
-import { Webhook, WebhookDelivery, WebhookWithSecret } from './modules/webhooks/schemas.ts';
 import { registerErrorHandling, sendError } from './plugins/errors.ts';
 import { MemoryRateLimiter, RedisRateLimiter, type RedisStateLog, RequestLimits } from './plugins/rate-limit.ts';
 import { requestIdFor } from './plugins/request-id.ts';
 import { accessLog, lazyChildLogger } from './plugins/request-logger.ts';
 import type { Services } from './services.ts';
 
-/** Shapes with an `$id`, registered once: routes refer to them and the OpenAPI document lists them as components. */
-const COMPONENTS: TSchema[] = [
-  ...SHARED_SCHEMAS,
-  AdminMe,
-  ApiKey,
-  CreateApiKeyResponse,
-  Server,
-  AdminPlayer,
-  StatDefinition,
-  PublicStat,
-  AdminUser,
-  AuditRecord,
-  Webhook,
-  WebhookWithSecret,
-  WebhookDelivery,
-];
+/**
+ * Shapes with an `$id`, registered once: routes refer to them and the OpenAPI document lists them as components
+ * (the shared ones, then each feature's).
+ */
+const COMPONENTS: TSchema[] = [...SHARED_SCHEMAS, ...FEATURES.flatMap((f) => f.schemas ?? [])];
 
 export interface AppOptions {
   config: Config;
@@ -186,34 +154,19 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
 
   await registerOpenApi(app, config.publicUrl);
   site.register(app);
-  const guard = keyGuard(services.verifier, limits);
-  const admin = adminGuards(services, config, limits);
-  const key = { guard, reads };
-  await app.register(loginRoutes(config, services, limits));
-  await app.register(healthRoutes(services.db, ''));
-  await app.register(connectionTestRoutes(services.db, services.verifier, limits));
-  await app.register(healthRoutes(services.db, 'V1'), { prefix: '/api/v1' });
+  const edge: Edge = {
+    config,
+    limits,
+    key: { guard: keyGuard(services.verifier, limits), reads },
+    admin: adminGuards(services, config, limits),
+  };
+  const routes = FEATURES.map((f) => f.routes?.(services, edge) ?? {});
+  const root: readonly RoutePlugin[] = routes.flatMap((r) => r.root ?? []);
+  const v1Plugins: readonly RoutePlugin[] = routes.flatMap((r) => r.v1 ?? []);
+  for (const plugin of root) await app.register(plugin);
   await app.register(
     async (v1) => {
-      await v1.register(
-        ingestRoutes(services.ingest, guard, config.ingestBodyLimit, services.diagnostics, services.metrics),
-      );
-      await v1.register(ingestAdminRoutes(services.diagnostics, admin));
-      await v1.register(activityRoutes(services.diagnostics, admin));
-      await v1.register(playerRoutes({ players: services.players, playerAdmin: services.playerAdmin, key, admin }));
-      await v1.register(leaderboardRoutes(services.leaderboards, key, admin));
-      await v1.register(historyRoutes(services.history, key, admin));
-      await v1.register(onlineRoutes(services.online, key, admin));
-      await v1.register(seasonRoutes(services.seasons, { key, admin }));
-      await v1.register(apiKeyRoutes(services.keys, admin));
-      await v1.register(serverRoutes(services.servers, admin));
-      await v1.register(publicStatRoutes(services.stats, key));
-      await v1.register(statRoutes(services.stats, admin));
-      await v1.register(userRoutes(services.users, admin));
-      await v1.register(auditLogRoutes(services.audit, admin));
-      await v1.register(webhookRoutes(services.webhooks, admin));
-      await v1.register(meRoutes(services, admin));
-      await v1.register(setupRoutes(services.setup, admin));
+      for (const plugin of v1Plugins) await v1.register(plugin);
       v1.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api/v1' },

@@ -3,12 +3,14 @@ import { parseArgs } from 'node:util';
 import { SCOPES } from './access/scopes.ts';
 import { ChangeBus } from './cache/bus.ts';
 import { notifyChange } from './cache/repo.ts';
+import { type CliResult, type CliValues, need, OPTIONS, UsageError } from './cli-args.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { backupEmbedded, restoreEmbedded } from './db/embedded-backup.ts';
 import { migrate } from './db/migrate.ts';
 import { DatabaseBusyError, openDatabase } from './db/open.ts';
 import { AppError } from './errors.ts';
-import { CLI_ACTOR } from './modules/audit-log/service.ts';
+import type { Command } from './feature.ts';
+import { FEATURES } from './features.ts';
 import { buildServices, type Services } from './services.ts';
 
 /**
@@ -20,42 +22,24 @@ import { buildServices, type Services } from './services.ts';
 
 const SCOPES_HELP = `Scopes: ${SCOPES.join(', ')} (client keys: ingest:write only; website keys: read scopes only; integration keys: any).`;
 
+/** The commands of the features, in the order of `FEATURES`. */
+const FEATURE_COMMANDS: ReadonlyMap<string, Command> = new Map(
+  FEATURES.flatMap((f) => f.cli ?? []).map((c) => [c.name, c]),
+);
+
+/** A command's lines of the usage text: its name, then its options (and any further lines, indented). */
+function usageLines(name: string, usage: string): string {
+  return `  ${name}${usage === '' ? '' : ` ${usage}`}`;
+}
+
 const USAGE = `Usage: statboard <command> [options] [--json]
 
 Commands:
   migrate                                   apply pending database migrations
-  workspace create --name N [--slug S]      create a workspace
-  workspace list
-  server create --workspace W --hostname H --port P [--name N] [--display-name D] [--disabled]
-  server update --workspace W --server ID --hostname H --port P [--name N] [--display-name D] [--disabled]
-  server list --workspace W
-  season create --workspace W --name N --slug S [--activate] [--started-at ISO] [--ended-at ISO]
-  season activate --workspace W --season ID|SLUG
-  season list --workspace W
-  key create --workspace W --name N --type client|website|integration --scopes a,b
-             [--players uuid,…] [--servers id,…] [--seasons id,…] [--expires-at ISO] [--description D]
-  key update --workspace W --key ID --name N --scopes a,b [same options as create, omitted ones are cleared]
-  key rotate --workspace W --key ID [--grace-seconds S]
-  key revoke --workspace W --key ID
-  key list --workspace W
-  player update --workspace W --player UUID --public true|false
-  stat update --workspace W --stat KEY [--public true|false] [--display-name D] [--sort-order asc|desc]
-  stat list --workspace W
-  bootstrap-token [--workspace W] [--ttl-minutes M]
-                                            print a new single-use bootstrap token (default 60 minutes); with
-                                            --workspace, redeeming it makes the signed-in user owner of W
+${[...FEATURE_COMMANDS.values()].map((c) => usageLines(c.name, c.usage)).join('\n')}
   backup --out FILE                         copy the embedded database to FILE (stop the service first)
   restore --from FILE [--force]             replace the embedded database with a backup (--force when it
                                             holds workspaces; the replaced one is kept beside it)
-  import --workspace W --season ID|SLUG --world DIR [--usercache FILE]
-                                            import a server's vanilla statistics (DIR/stats/<uuid>.json,
-                                            Minecraft 1.13+) as observed at each file's time; names from
-                                            usercache.json (default: DIR/../usercache.json); run again: no change
-  user list --workspace W                   the workspace's members and their roles
-  user grant --workspace W --user EMAIL|ID --role owner|admin|analyst|readonly
-                                            (the user must have signed in once; an EMAIL names them
-                                            only when their provider verified it, an ID always)
-  user revoke --workspace W --user EMAIL|ID remove a member (never the last owner)
 
 W is a workspace id or slug. The database is the service's: DATABASE_URL, else the embedded one under DATA_DIR.
 ${SCOPES_HELP}
@@ -112,312 +96,15 @@ function argumentProblem(err: unknown): string {
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, busy: 3, notFound: 4, conflict: 5 } as const;
 
-class UsageError extends Error {}
-
-const OPTIONS = {
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  name: { type: 'string' },
-  slug: { type: 'string' },
-  workspace: { type: 'string' },
-  server: { type: 'string' },
-  hostname: { type: 'string' },
-  port: { type: 'string' },
-  'display-name': { type: 'string' },
-  disabled: { type: 'boolean' },
-  season: { type: 'string' },
-  activate: { type: 'boolean' },
-  'started-at': { type: 'string' },
-  'ended-at': { type: 'string' },
-  type: { type: 'string' },
-  scopes: { type: 'string' },
-  players: { type: 'string' },
-  servers: { type: 'string' },
-  seasons: { type: 'string' },
-  'expires-at': { type: 'string' },
-  description: { type: 'string' },
-  key: { type: 'string' },
-  'grace-seconds': { type: 'string' },
-  player: { type: 'string' },
-  public: { type: 'string' },
-  stat: { type: 'string' },
-  'sort-order': { type: 'string' },
-  'ttl-minutes': { type: 'string' },
-  user: { type: 'string' },
-  role: { type: 'string' },
-  out: { type: 'string' },
-  from: { type: 'string' },
-  force: { type: 'boolean' },
-  world: { type: 'string' },
-  usercache: { type: 'string' },
-} as const;
-
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
-
-function need(values: Values, name: keyof Values): string {
-  const v = values[name];
-  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
-  return v;
+/** Runs a feature's command (`migrate`, `backup` and `restore` are the CLI's own). */
+async function run(services: Services, command: string, values: CliValues): Promise<CliResult> {
+  if (command === 'migrate') throw new UsageError('migrate runs on the configured database only');
+  const feature = FEATURE_COMMANDS.get(command);
+  if (!feature) throw new UsageError(`unknown command '${command}'`);
+  return feature.run(services, values);
 }
 
-function list(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-}
-
-/**
- * A flag's text as the JSON value the request body would hold: whole numbers and true/false become numbers and
- * booleans, anything else stays text, for the body's schema to judge (and name in its error).
- */
-function num(value: string | undefined): number | string | undefined {
-  return value !== undefined && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
-}
-
-function bool(value: string | undefined): boolean | string | undefined {
-  return value === 'true' ? true : value === 'false' ? false : value;
-}
-
-type Result = { json: unknown; text: string };
-
-/** A progress bar on stderr when it is a terminal (never with --json): `[#####-----] 512/10000 files, 51200 values`. */
-function progressBar(json: boolean): {
-  update: (done: number, total: number, values: number) => void;
-  done: () => void;
-} {
-  if (json || !process.stderr.isTTY) return { update: () => undefined, done: () => undefined };
-  let last = 0;
-  const draw = (done: number, total: number, values: number) => {
-    const width = 30;
-    const filled = total === 0 ? width : Math.round((done / total) * width);
-    process.stderr.write(
-      `\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} files, ${values} values stored`,
-    );
-  };
-  return {
-    update: (done, total, values) => {
-      const now = Date.now();
-      if (done < total && now - last < 100) return;
-      last = now;
-      draw(done, total, values);
-    },
-    done: () => process.stderr.write('\n'),
-  };
-}
-
-/** The body of `server create` and `server update` (PUT replaces: omitted settings take their defaults). */
-function serverBody(values: Values) {
-  return {
-    name: values.name,
-    display_name: values['display-name'],
-    hostname: need(values, 'hostname'),
-    port: num(need(values, 'port')),
-    enabled: values.disabled !== true,
-  };
-}
-
-/** The settings of `key create` and `key update`. */
-function keyBody(values: Values) {
-  return {
-    name: need(values, 'name'),
-    scopes: list(need(values, 'scopes')),
-    description: values.description,
-    player_restrictions: list(values.players),
-    server_restrictions: list(values.servers),
-    season_restrictions: list(values.seasons),
-    expires_at: values['expires-at'],
-  };
-}
-
-function serverLine(s: { id: string; hostname: string; port: number; name: string; enabled: boolean }): string {
-  return `${s.id}  ${s.hostname}:${s.port}  ${s.name}${s.enabled ? '' : ' (disabled)'}`;
-}
-
-async function run(services: Services, command: string, values: Values): Promise<Result> {
-  const actor = CLI_ACTOR;
-  const ws = async () => (await services.workspaces.resolve(need(values, 'workspace'))).id;
-  switch (command) {
-    case 'migrate':
-      throw new UsageError('migrate runs on the configured database only');
-    case 'workspace create': {
-      const w = await services.workspaces.create(actor, { name: need(values, 'name'), slug: values.slug });
-      return { json: { data: w }, text: `Created workspace ${w.name} (${w.slug}) ${w.id}` };
-    }
-    case 'workspace list': {
-      const all = await services.workspaces.list();
-      return {
-        json: { data: all },
-        text: all.map((w) => `${w.id}  ${w.slug}  ${w.name}`).join('\n') || 'No workspaces.',
-      };
-    }
-    case 'server create': {
-      const s = await services.servers.create(actor, await ws(), serverBody(values));
-      return { json: { data: s }, text: `Registered server ${serverLine(s)}` };
-    }
-    case 'server update': {
-      const s = await services.servers.update(actor, await ws(), need(values, 'server'), serverBody(values));
-      return { json: { data: s }, text: `Updated server ${serverLine(s)}` };
-    }
-    case 'server list': {
-      const all = await services.servers.list(await ws());
-      return { json: { data: all }, text: all.map(serverLine).join('\n') || 'No servers.' };
-    }
-    case 'season create': {
-      const s = await services.seasons.create(actor, await ws(), {
-        name: need(values, 'name'),
-        slug: need(values, 'slug'),
-        active: values.activate === true,
-        started_at: values['started-at'],
-        ended_at: values['ended-at'],
-      });
-      return { json: { data: s }, text: `Created season ${s.slug} ${s.id}${s.active ? ' (active)' : ''}` };
-    }
-    case 'season activate': {
-      const s = await services.seasons.activate(actor, await ws(), need(values, 'season'));
-      return { json: { data: s }, text: `Activated season ${s.slug} ${s.id}` };
-    }
-    case 'season list': {
-      const all = await services.seasons.list(await ws());
-      return {
-        json: { data: all },
-        text: all.map((s) => `${s.id}  ${s.slug}  ${s.name}${s.active ? ' (active)' : ''}`).join('\n') || 'No seasons.',
-      };
-    }
-    case 'key create': {
-      const k = await services.keys.create(actor, await ws(), { ...keyBody(values), type: need(values, 'type') });
-      return {
-        json: k,
-        text: `Created ${k.data.type} key ${k.data.name} ${k.data.id}\nSecret (shown once, store it now):\n${k.secret}`,
-      };
-    }
-    case 'key update': {
-      const k = await services.keys.update(actor, await ws(), need(values, 'key'), keyBody(values));
-      return { json: { data: k }, text: `Updated key ${k.name} ${k.id}` };
-    }
-    case 'key rotate': {
-      const grace = num(values['grace-seconds']);
-      const k = await services.keys.rotate(actor, await ws(), need(values, 'key'), { grace_seconds: grace });
-      return {
-        json: k,
-        text: `Issued key ${k.data.name} ${k.data.id} in place of ${need(values, 'key')}\nSecret (shown once, store it now):\n${k.secret}`,
-      };
-    }
-    case 'key revoke': {
-      const k = await services.keys.revoke(actor, await ws(), need(values, 'key'));
-      return { json: { data: k }, text: `Revoked key ${k.name} ${k.id}` };
-    }
-    case 'key list': {
-      const all = await services.keys.list(await ws());
-      return {
-        json: { data: all },
-        text:
-          all.map((k) => `${k.id}  ${k.prefix}  ${k.status.padEnd(8)} ${k.name}  [${k.scopes.join(',')}]`).join('\n') ||
-          'No keys.',
-      };
-    }
-    case 'player update': {
-      const p = await services.playerAdmin.update(actor, await ws(), need(values, 'player'), {
-        public: bool(need(values, 'public')),
-      });
-      return { json: { data: p }, text: `Player ${p.username} ${p.uuid} is ${p.public ? 'public' : 'hidden'}` };
-    }
-    case 'stat update': {
-      const d = await services.stats.update(actor, await ws(), need(values, 'stat'), {
-        public: bool(values.public),
-        display_name: values['display-name'],
-        sort_order: values['sort-order'],
-      });
-      return { json: { data: d }, text: `Statistic ${d.key}: ${d.public ? 'public' : 'hidden'}, ${d.sort_order}` };
-    }
-    case 'stat list': {
-      const all = await services.stats.list(await ws());
-      return {
-        json: { data: all },
-        text:
-          all.map((d) => `${d.key}  ${d.public ? 'public' : 'hidden'}  ${d.sort_order}`).join('\n') || 'No statistics.',
-      };
-    }
-    case 'bootstrap-token': {
-      const workspaceId = values.workspace === undefined ? undefined : await ws();
-      const t = await services.setup.createToken(actor, {
-        ttl_minutes: num(values['ttl-minutes']),
-        workspace_id: workspaceId,
-      });
-      const what = workspaceId === undefined ? '' : ` (redeeming it makes you owner of ${values.workspace})`;
-      return { json: t, text: `Bootstrap token${what}, single use, expires ${t.expires_at}:\n${t.token}` };
-    }
-    case 'import': {
-      const bar = progressBar(values.json === true);
-      const r = await services.imports.importWorld(
-        actor,
-        await ws(),
-        { season: need(values, 'season'), world: need(values, 'world'), usercache: values.usercache },
-        bar.update,
-      );
-      bar.done();
-      const skipped = r.skipped.map((s) => `  skipped ${s.file}: ${s.reason}`).join('\n');
-      return {
-        json: { data: r },
-        text:
-          `Imported ${r.files} statistics files (${r.players} players): ${r.values} values stored or changed` +
-          (r.skipped.length > 0 ? `; ${r.skipped.length} skipped:\n${skipped}` : ''),
-      };
-    }
-    case 'user list': {
-      const all = await services.users.list(await ws());
-      const data = all.map(({ id, email, display_name, role }) => ({ id, email, display_name, role }));
-      return {
-        json: { data },
-        text: data.map((u) => `${u.id}  ${u.role}  ${u.email ?? '-'}  ${u.display_name}`).join('\n') || 'No members.',
-      };
-    }
-    case 'user grant':
-    case 'user revoke': {
-      const workspaceId = await ws();
-      const user = need(values, 'user');
-      const role = command === 'user grant' ? need(values, 'role') : null;
-      // The operator reaches every user (members of other workspaces too); an email still names only a user whose
-      // provider verified it.
-      const u = await services.users.setRole({ ...actor, role: 'owner' }, workspaceId, user, { role }, 'anyone');
-      const data = { id: u.id, email: u.email, display_name: u.display_name, role: u.role };
-      return {
-        json: { data },
-        text: role === null ? `Removed ${u.email ?? u.id} from the workspace` : `${u.email ?? u.id} is now ${u.role}`,
-      };
-    }
-    default:
-      throw new UsageError(`unknown command '${command}'`);
-  }
-}
-
-const COMMANDS = new Set([
-  'migrate',
-  'workspace create',
-  'workspace list',
-  'server create',
-  'server update',
-  'server list',
-  'season create',
-  'season activate',
-  'season list',
-  'key create',
-  'key update',
-  'key rotate',
-  'key revoke',
-  'key list',
-  'player update',
-  'stat update',
-  'stat list',
-  'bootstrap-token',
-  'import',
-  'user list',
-  'user grant',
-  'user revoke',
-  'backup',
-  'restore',
-]);
+const COMMANDS = new Set(['migrate', ...FEATURE_COMMANDS.keys(), 'backup', 'restore']);
 
 function exitFor(err: unknown): number {
   if (err instanceof UsageError || err instanceof ConfigError) return EXIT.usage;
@@ -442,7 +129,7 @@ function errorJson(err: unknown): unknown {
 }
 
 /** `backup` and `restore`: files of the embedded database, outside any service. */
-async function embeddedFiles(command: string, values: Values): Promise<Result> {
+async function embeddedFiles(command: string, values: CliValues): Promise<CliResult> {
   const config = loadConfig();
   if (config.databaseUrl !== null) {
     throw new UsageError(
@@ -463,7 +150,7 @@ async function embeddedFiles(command: string, values: Values): Promise<Result> {
 }
 
 /** Runs a command on the database of the configuration (DATABASE_URL, else the embedded one), migrated first. */
-async function onConfiguredDatabase(command: string, values: Values): Promise<Result> {
+async function onConfiguredDatabase(command: string, values: CliValues): Promise<CliResult> {
   if (command === 'backup' || command === 'restore') return embeddedFiles(command, values);
   const config = loadConfig();
   const db = await openDatabase(config);
@@ -491,7 +178,7 @@ async function onConfiguredDatabase(command: string, values: Values): Promise<Re
  * database (tests run commands on their own database).
  */
 export async function main(argv: string[], services?: Services): Promise<number> {
-  let values: Values;
+  let values: CliValues;
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));

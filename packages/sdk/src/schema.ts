@@ -213,6 +213,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/me/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Acts in another of your workspaces from now on (this session, and your next ones); 404 for a workspace you are not a member of */
+        put: operations["adminChooseWorkspace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/online": {
         parameters: {
             query?: never;
@@ -844,8 +861,19 @@ export type components = {
             /** Format: uuid */
             id: string;
             needs_bootstrap: boolean;
+            /** @description What the role allows in that workspace (empty without a role): the console's rules */
+            permissions: ("read" | "read:users" | "write:players" | "write:config" | "write:users" | "grant:owner")[];
             role: ("owner" | "admin" | "analyst" | "readonly") | null;
+            /** @description The workspace the session acts in: the one chosen (PUT /admin/me/workspace), else the oldest */
             workspace_id: string | null;
+            /** @description Every workspace the user belongs to, with their role there; the oldest membership first */
+            workspaces: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                role: "owner" | "admin" | "analyst" | "readonly";
+                slug: string;
+            }[];
         };
         AdminPlayer: {
             /** Format: date-time */
@@ -1895,6 +1923,78 @@ export interface operations {
             };
             /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminChooseWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminMe"];
+                };
+            };
+            /** @description Unparseable JSON or a wrong content type (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session (UNAUTHENTICATED), or an invalid API key was sent (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (INVALID_PAYLOAD); `details` maps field paths to messages */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

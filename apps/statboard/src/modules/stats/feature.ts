@@ -1,0 +1,47 @@
+import { bool, need, workspaceOf } from '#src/cli-args.ts';
+import type { Feature } from '#src/feature.ts';
+import { CLI_ACTOR } from '#src/modules/audit-log/service.ts';
+import { publicStatRoutes, statRoutes } from './routes.ts';
+import { PublicStat, StatDefinition } from './schemas.ts';
+import { StatDefinitionService } from './service.ts';
+
+declare module '#src/feature.ts' {
+  interface Services {
+    /** Statistic definitions: visibility, display names, sort order. */
+    readonly stats: StatDefinitionService;
+  }
+}
+
+export const statsFeature = {
+  name: 'stats',
+  services: { stats: (s) => new StatDefinitionService(s.db, s.changes, s.audit) },
+  schemas: [StatDefinition, PublicStat],
+  routes: (s, { key, admin }) => ({ v1: [publicStatRoutes(s.stats, key), statRoutes(s.stats, admin)] }),
+  cli: [
+    {
+      name: 'stat update',
+      usage: '--workspace W --stat KEY [--public true|false] [--display-name D] [--sort-order asc|desc]',
+      run: async (s, v) => {
+        const d = await s.stats.update(CLI_ACTOR, await workspaceOf(s.workspaces, v), need(v, 'stat'), {
+          public: bool(v.public),
+          display_name: v['display-name'],
+          sort_order: v['sort-order'],
+        });
+        return { json: { data: d }, text: `Statistic ${d.key}: ${d.public ? 'public' : 'hidden'}, ${d.sort_order}` };
+      },
+    },
+    {
+      name: 'stat list',
+      usage: '--workspace W',
+      run: async (s, v) => {
+        const all = await s.stats.list(await workspaceOf(s.workspaces, v));
+        return {
+          json: { data: all },
+          text:
+            all.map((d) => `${d.key}  ${d.public ? 'public' : 'hidden'}  ${d.sort_order}`).join('\n') ||
+            'No statistics.',
+        };
+      },
+    },
+  ],
+} satisfies Feature;
