@@ -1,7 +1,10 @@
-/** A page of a list, as `{data, meta}` answers carry it. */
+import type { Static } from '@sinclair/typebox';
+import type { Pagination } from '#src/http/schemas.ts';
+
+/** A page of a list, as `{data, meta}` answers carry it (`meta`: the Pagination component). */
 export interface Page<T> {
   data: T[];
-  meta: { current_page: number; per_page: number; total: number };
+  meta: Static<typeof Pagination>;
 }
 
 /**

@@ -1,36 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AdminGuards } from '#src/access/admin-guard.ts';
 import type { KeyGuard } from '#src/access/key-guard.ts';
 import { mirrorForConsole } from '#src/http/console-reads.ts';
 import type { FastReads } from '#src/http/fast-reads.ts';
 import { sendJsonNowOrLater } from '#src/http/json-text.ts';
-import { errorResponses, PlayerRef, SeasonRef } from '#src/http/schemas.ts';
+import { errorResponses } from '#src/http/schemas.ts';
 import { PlayerParams } from '#src/modules/players/schemas.ts';
+import { History, HistoryQuery } from './schemas.ts';
 import type { HistoryService } from './service.ts';
-
-const Interval = Type.Union([Type.Literal('hour'), Type.Literal('day')]);
-
-const HistoryQuery = Type.Object({
-  stat: Type.String({ minLength: 1, description: 'Public statistic key' }),
-  season: Type.Optional(Type.String({ description: 'Season id or slug (default: the active season)' })),
-  from: Type.Optional(Type.String({ format: 'date-time', description: 'Start (its bucket is included)' })),
-  to: Type.Optional(Type.String({ format: 'date-time', description: 'End, exclusive (default: now)' })),
-  interval: Type.Optional({ ...Interval, default: 'day' }),
-});
-
-const History = Type.Object({
-  player: PlayerRef,
-  season: SeasonRef,
-  stat: Type.String(),
-  interval: Interval,
-  points: Type.Array(
-    Type.Object({
-      at: Type.String({ format: 'date-time', description: "The bucket's start" }),
-      value: Type.Number({ description: 'The value at the end of the bucket' }),
-    }),
-  ),
-});
 
 const SUMMARY = "How one of a player's values changed, by hour or by day (UTC)";
 const DESCRIPTION =

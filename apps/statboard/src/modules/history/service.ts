@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { AuthKey } from '#src/access/auth-key.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
@@ -5,25 +6,13 @@ import type { Db } from '#src/db/types.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { bucketRange, DAY_MS, type Interval } from '#src/lib/time-buckets.ts';
 import type { LeaderboardService } from '#src/modules/leaderboards/service.ts';
-import { type Player, type PlayerService, permittedPlayer } from '#src/modules/players/service.ts';
+import { type PlayerService, permittedPlayer } from '#src/modules/players/service.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import * as repo from './repo.ts';
+import type { HistoryQuery as HistoryQuerySchema, History as HistorySchema } from './schemas.ts';
 
-export interface HistoryQuery {
-  stat: string;
-  season?: string;
-  from?: string;
-  to?: string;
-  interval?: Interval;
-}
-
-export interface History {
-  player: Player;
-  season: Season;
-  stat: string;
-  interval: Interval;
-  points: { at: string; value: number }[];
-}
+export type HistoryQuery = Static<typeof HistoryQuerySchema>;
+export type History = Static<typeof HistorySchema>;
 
 /** Default spans of a history query without `from`: 30 days by day, 7 days by hour. */
 const DEFAULT_SPAN: Record<Interval, number> = { day: 30 * DAY_MS, hour: 7 * DAY_MS };

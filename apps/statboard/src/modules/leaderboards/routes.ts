@@ -1,58 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AdminGuards } from '#src/access/admin-guard.ts';
 import type { KeyGuard } from '#src/access/key-guard.ts';
 import { mirrorForConsole } from '#src/http/console-reads.ts';
 import type { FastReads } from '#src/http/fast-reads.ts';
 import { sendJsonNowOrLater } from '#src/http/json-text.ts';
-import { errorResponses, PlayerRef, SeasonRef } from '#src/http/schemas.ts';
+import { errorResponses } from '#src/http/schemas.ts';
+import { Leaderboard, LeaderboardQuery, Rank, RankQuery } from './schemas.ts';
 import type { LeaderboardService } from './service.ts';
-
-const LeaderboardQuery = Type.Object({
-  season: Type.String({ minLength: 1, description: 'Season id or slug' }),
-  stat: Type.String({ minLength: 1, description: 'Public statistic key' }),
-  limit: Type.Optional(Type.Integer({ default: 10, description: 'Clamped to 1–100' })),
-  offset: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      maximum: 10_000,
-      default: 0,
-      description: 'Entries skipped (0–10000); ranks stay ranks of the whole board',
-    }),
-  ),
-});
-
-const RankQuery = Type.Object({
-  season: Type.String({ minLength: 1, description: 'Season id or slug' }),
-  stat: Type.String({ minLength: 1, description: 'Public statistic key' }),
-  player: Type.String({ format: 'uuid', description: 'Game player UUID' }),
-  around: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 50, default: 5, description: 'Entries shown above and below the player' }),
-  ),
-});
-
-const Entry = Type.Object({
-  rank: Type.Integer({ description: 'Competition rank: 1, 2, 2, 4' }),
-  player: PlayerRef,
-  value: Type.Number(),
-  updated_at: Type.String({ format: 'date-time' }),
-});
-
-const Leaderboard = Type.Object({
-  season: SeasonRef,
-  stat: Type.String(),
-  entries: Type.Array(Entry),
-});
-
-const Rank = Type.Object({
-  season: SeasonRef,
-  stat: Type.String(),
-  total: Type.Integer({ description: 'Public players with a value' }),
-  entry: Entry,
-  entries: Type.Array(Entry, {
-    description: 'Up to `around` entries above the player, its own, and up to `around` below, in order',
-  }),
-});
 
 /**
  * `GET /leaderboards` and `/leaderboards/rank`: cached reads (answered on the fast path when cached), and their

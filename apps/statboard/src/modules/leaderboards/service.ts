@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { AuthKey } from '#src/access/auth-key.ts';
 import { playerFilter, restrictsPlayers } from '#src/access/restrictions.ts';
 import type { Change } from '#src/cache/bus.ts';
@@ -7,42 +8,24 @@ import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { isoRequired } from '#src/lib/time.ts';
-import { type Player, permittedPlayer, toPlayer } from '#src/modules/players/service.ts';
+import { permittedPlayer, toPlayer } from '#src/modules/players/service.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import { type BoardCache, type BoardRef, boardEntry, type HeldBoard } from './boards.ts';
 import type { CompactBoard } from './compact-board.ts';
 import { type BoardEntry, entryTail, RankBoard } from './rank-board.ts';
 import { clampLimit, competitionRanks } from './ranking.ts';
 import * as repo from './repo.ts';
+import type {
+  LeaderboardEntry,
+  LeaderboardQuery as LeaderboardQuerySchema,
+  Leaderboard as LeaderboardSchema,
+  RankQuery as RankQuerySchema,
+} from './schemas.ts';
 
-export interface RankedEntry {
-  rank: number;
-  player: Player;
-  value: number;
-  updated_at: string;
-}
-
-export interface Leaderboard {
-  season: Season;
-  stat: string;
-  entries: RankedEntry[];
-}
-
-export interface LeaderboardQuery {
-  season: string;
-  stat: string;
-  limit?: number;
-  /** Entries skipped (0–10000); ranks stay those of the whole board. */
-  offset?: number;
-}
-
-export interface RankQuery {
-  season: string;
-  stat: string;
-  player: string;
-  /** Entries shown above and below the player (0–50, default 5). */
-  around?: number;
-}
+export type RankedEntry = Static<typeof LeaderboardEntry>;
+export type Leaderboard = Static<typeof LeaderboardSchema>;
+export type LeaderboardQuery = Static<typeof LeaderboardQuerySchema>;
+export type RankQuery = Static<typeof RankQuerySchema>;
 
 /** Bytes of cached leaderboard tops (a top 100 is ~12 KB, a top 10 ~1.3 KB). */
 const TOP_CACHE_BYTES = 16 * 1024 * 1024;

@@ -7,13 +7,16 @@ import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import type { Player as PlayerSchema } from '#src/http/schemas.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
-import { type Page, pageOffset } from '#src/lib/page.ts';
+import { pageOffset } from '#src/lib/page.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import * as repo from './repo.ts';
+import type { PlayerListResponse } from './schemas.ts';
 
 /** The spec's Player resource. */
 export type Player = Static<typeof PlayerSchema>;
+/** A page of `GET /players`. */
+export type PlayerPage = Static<typeof PlayerListResponse>;
 
 export function toPlayer(row: repo.PlayerRow): Player {
   return { id: row.id, uuid: row.uuid, username: row.username, public: row.public };
@@ -124,7 +127,7 @@ export class PlayerService {
   async list(
     key: AuthKey,
     q: { search?: string; username?: string; page: number; perPage: number },
-  ): Promise<Page<Player>> {
+  ): Promise<PlayerPage> {
     const { rows, total } = await repo.listPublicPlayers(this.db, {
       workspaceId: key.workspaceId,
       search: q.search === undefined || q.search === '' ? null : q.search,
