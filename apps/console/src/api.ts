@@ -9,17 +9,11 @@ export { ok, StatboardError };
 /** The roles, from the least to the most allowed. */
 export type Role = NonNullable<Schemas['AdminMe']['role']>;
 
-/** What each role may change (reads: every role, except users and the audit log: admins and owners). */
-export const CAN = {
-  /** Player visibility, statistic definitions. */
-  curate: (r: Role | null) => r === 'analyst' || r === 'admin' || r === 'owner',
-  /** Keys, servers, seasons, webhooks; user roles other than owner. */
-  configure: (r: Role | null) => r === 'admin' || r === 'owner',
-  /** Users and the audit log are read by admins and owners only. */
-  administer: (r: Role | null) => r === 'admin' || r === 'owner',
-  /** Granting and taking the owner role. */
-  own: (r: Role | null) => r === 'owner',
-};
+/**
+ * What a role allows, as `GET /admin/me` lists it for the signed-in user (`permissions`): the service's rules,
+ * never a copy of them here.
+ */
+export type Permission = Schemas['AdminMe']['permissions'][number];
 
 export const ROLE_LABEL: Record<Role, string> = {
   owner: 'Owner',

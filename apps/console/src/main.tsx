@@ -1,5 +1,5 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, StrictMode } from 'react';
+import { type ComponentType, lazy, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { StatboardError } from './api.ts';
@@ -7,24 +7,26 @@ import { Shell } from './app/Shell.tsx';
 import { ME_KEY, SessionProvider, useSession } from './app/session.tsx';
 import { SetupPage } from './pages/Setup.tsx';
 import { SignInPage } from './pages/SignIn.tsx';
+import { PAGES } from './pages.ts';
 import { ErrorNotice, Loading } from './ui/ui.tsx';
 import './styles.css';
 
-// Pages load on first visit: the first screen needs only the shell and the overview.
-const Overview = lazy(() => import('./pages/Overview.tsx').then((m) => ({ default: m.Overview })));
-const Keys = lazy(() => import('./pages/Keys.tsx').then((m) => ({ default: m.Keys })));
-const Servers = lazy(() => import('./pages/Servers.tsx').then((m) => ({ default: m.Servers })));
-const Seasons = lazy(() => import('./pages/Seasons.tsx').then((m) => ({ default: m.Seasons })));
-const Players = lazy(() => import('./pages/Players.tsx').then((m) => ({ default: m.Players })));
-const Player = lazy(() => import('./pages/Player.tsx').then((m) => ({ default: m.Player })));
-const Stats = lazy(() => import('./pages/Stats.tsx').then((m) => ({ default: m.Stats })));
-const Leaderboards = lazy(() => import('./pages/Leaderboards.tsx').then((m) => ({ default: m.Leaderboards })));
-const Online = lazy(() => import('./pages/Online.tsx').then((m) => ({ default: m.Online })));
-const Users = lazy(() => import('./pages/Users.tsx').then((m) => ({ default: m.Users })));
-const AuditLog = lazy(() => import('./pages/AuditLog.tsx').then((m) => ({ default: m.AuditLog })));
-const Webhooks = lazy(() => import('./pages/Webhooks.tsx').then((m) => ({ default: m.Webhooks })));
-const Webhook = lazy(() => import('./pages/Webhook.tsx').then((m) => ({ default: m.Webhook })));
-const NotFound = lazy(() => import('./pages/NotFound.tsx').then((m) => ({ default: m.NotFound })));
+// Pages load on first visit: the first screen needs only the shell and the overview. The list of pages is
+// pages.ts; each is the export of its name in pages/<name>.tsx (the setup and sign-in pages load at once).
+const MODULES = import.meta.glob<Record<string, ComponentType>>([
+  './pages/*.tsx',
+  '!./pages/Setup.tsx',
+  '!./pages/SignIn.tsx',
+]);
+
+function lazyPage(component: string) {
+  const load = MODULES[`./pages/${component}.tsx`];
+  if (!load) throw new Error(`pages.ts names ${component}, but there is no pages/${component}.tsx`);
+  return lazy(() => load().then((m) => ({ default: m[component]! })));
+}
+
+const ROUTES = PAGES.map((p) => ({ path: p.path, Page: lazyPage(p.component) }));
+const NotFound = lazyPage('NotFound');
 
 // A 401 anywhere means the session ended: ask who is signed in again, which shows the sign-in page.
 const signedOut = (error: unknown) => {
@@ -61,19 +63,9 @@ function Console() {
     <SessionProvider me={me}>
       <Shell>
         <Routes>
-          <Route path="/" element={<Overview />} />
-          <Route path="/keys" element={<Keys />} />
-          <Route path="/servers" element={<Servers />} />
-          <Route path="/seasons" element={<Seasons />} />
-          <Route path="/players" element={<Players />} />
-          <Route path="/players/:uuid" element={<Player />} />
-          <Route path="/stats" element={<Stats />} />
-          <Route path="/leaderboards" element={<Leaderboards />} />
-          <Route path="/online" element={<Online />} />
-          <Route path="/users" element={<Users />} />
-          <Route path="/audit-log" element={<AuditLog />} />
-          <Route path="/webhooks" element={<Webhooks />} />
-          <Route path="/webhooks/:id" element={<Webhook />} />
+          {ROUTES.map(({ path, Page }) => (
+            <Route key={path} path={path} element={<Page />} />
+          ))}
           <Route path="*" element={<NotFound />} />
         </Routes>
       </Shell>

@@ -411,6 +411,37 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await look('online');
   }, 60_000);
 
+  it('lets a member of two workspaces pick one in the header; every page then shows that one, remembered', async () => {
+    const actor = { userId: null, label: 'cli', ip: null, requestId: null };
+    const second = await services.workspaces.create(actor, { name: 'Creative Realm', slug: 'creative' });
+    const ownerId = (
+      await services.db.query<{ id: string }>("SELECT id FROM users WHERE email = 'owner@example.com'")
+    )[0]!.id;
+    await services.users.setRole({ ...actor, role: 'owner' }, second.id, ownerId, { role: 'readonly' }, 'anyone');
+    await services.servers.create(actor, second.id, { hostname: 'creative.example.com', port: 25565 });
+
+    await nav('Servers').click();
+    await page.reload();
+    const picker = page.getByRole('combobox', { name: 'Workspace' });
+    await picker.waitFor();
+    expect(await picker.inputValue()).toBe(await workspaceId());
+    await look('workspace-picker');
+    await picker.selectOption({ label: 'Creative Realm' });
+    await page.getByRole('cell', { name: 'creative.example.com:25565' }).waitFor();
+    expect(await page.getByRole('cell', { name: 'mc.example.com:25565' }).count()).toBe(0);
+    // A read-only member there: what the role allows comes from the service.
+    expect(await page.getByRole('button', { name: 'Register server' }).count()).toBe(0);
+    expect(await nav('Audit log').count()).toBe(0);
+
+    await page.reload();
+    await page.getByRole('cell', { name: 'creative.example.com:25565' }).waitFor();
+    expect(await picker.inputValue()).toBe(second.id);
+    await picker.selectOption({ label: 'Blocky Network' });
+    await page.getByRole('cell', { name: 'mc.example.com:25565' }).waitFor();
+    await page.getByRole('button', { name: 'Register server' }).waitFor();
+    await nav('Audit log').waitFor();
+  }, 60_000);
+
   it('sends a visitor whose session ended back to the sign-in page', async () => {
     await owner.clearCookies();
     await nav('Players').click();

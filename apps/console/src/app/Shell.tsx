@@ -1,53 +1,43 @@
 import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
-import { NavLink, useLocation } from 'react-router';
-import { CAN, ROLE_LABEL } from '../api.ts';
+import { matchPath, NavLink, useLocation, useNavigate } from 'react-router';
+import { ROLE_LABEL } from '../api.ts';
+import { NAV_GROUPS, PAGES } from '../pages.ts';
 import { Loading } from '../ui/ui.tsx';
-import { signOut, useMe } from './session.tsx';
+import { signOut, useCan, useChooseWorkspace, useMe } from './session.tsx';
 
-interface Item {
-  to: string;
-  label: string;
-  /** Shown to these roles only (others would get 403). */
-  visible?: (role: ReturnType<typeof useMe>['role']) => boolean;
+/**
+ * The header's choice of workspace, for a user who belongs to several: the service remembers it, and every page
+ * then reads the chosen workspace. A page of one record (a player, a webhook) gives way to the overview, as that
+ * record belongs to the workspace left.
+ */
+function WorkspacePicker() {
+  const me = useMe();
+  const choose = useChooseWorkspace();
+  const location = useLocation();
+  const navigate = useNavigate();
+  if (me.workspaces.length < 2) return null;
+  const onRecord = PAGES.some((p) => p.path.includes(':') && matchPath(p.path, location.pathname));
+  return (
+    <select
+      className="workspace-picker"
+      aria-label="Workspace"
+      value={me.workspace_id}
+      disabled={choose.isPending}
+      onChange={(e) => choose.mutate(e.target.value, { onSuccess: () => (onRecord ? navigate('/') : undefined) })}
+    >
+      {me.workspaces.map((w) => (
+        <option key={w.id} value={w.id}>
+          {w.name}
+        </option>
+      ))}
+    </select>
+  );
 }
-
-const NAV: { heading: string; items: Item[] }[] = [
-  {
-    heading: 'Activity',
-    items: [
-      { to: '/', label: 'Overview' },
-      { to: '/online', label: 'Online now' },
-      { to: '/leaderboards', label: 'Leaderboards' },
-    ],
-  },
-  {
-    heading: 'Data',
-    items: [
-      { to: '/players', label: 'Players' },
-      { to: '/stats', label: 'Statistics' },
-      { to: '/seasons', label: 'Seasons' },
-    ],
-  },
-  {
-    heading: 'Setup',
-    items: [
-      { to: '/servers', label: 'Servers' },
-      { to: '/keys', label: 'API keys' },
-      { to: '/webhooks', label: 'Webhooks' },
-    ],
-  },
-  {
-    heading: 'Team',
-    items: [
-      { to: '/users', label: 'Users and roles', visible: CAN.administer },
-      { to: '/audit-log', label: 'Audit log', visible: CAN.administer },
-    ],
-  },
-];
 
 /** The signed-in console: header, navigation (a menu button below 52rem), the page. */
 export function Shell({ children }: { children: ReactNode }) {
   const me = useMe();
+  const can = useCan();
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
@@ -82,6 +72,7 @@ export function Shell({ children }: { children: ReactNode }) {
           Statboard
         </a>
         <div className="who">
+          <WorkspacePicker />
           <span className="muted">
             {me.display_name}
             {me.role ? ` · ${ROLE_LABEL[me.role]}` : ''}
@@ -93,17 +84,17 @@ export function Shell({ children }: { children: ReactNode }) {
       </header>
       <div className="frame">
         <nav id="site-nav" aria-label="Console" className={menuOpen ? 'open' : undefined}>
-          {NAV.map((group) => {
-            const items = group.items.filter((i) => !i.visible || i.visible(me.role));
+          {NAV_GROUPS.map((group) => {
+            const items = PAGES.filter((p) => p.nav?.group === group && (!p.permission || can(p.permission)));
             if (items.length === 0) return null;
             return (
-              <div key={group.heading} className="nav-group">
-                <p className="nav-heading">{group.heading}</p>
+              <div key={group} className="nav-group">
+                <p className="nav-heading">{group}</p>
                 <ul>
-                  {items.map((i) => (
-                    <li key={i.to}>
-                      <NavLink to={i.to} end={i.to === '/'}>
-                        {i.label}
+                  {items.map((p) => (
+                    <li key={p.path}>
+                      <NavLink to={p.path} end={p.path === '/'}>
+                        {p.nav?.label}
                       </NavLink>
                     </li>
                   ))}

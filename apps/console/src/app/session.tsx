@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext } from 'react';
-import { api, ok, type Role, type Schemas, StatboardError } from '../api.ts';
+import { api, ok, type Permission, type Schemas, StatboardError } from '../api.ts';
 
 export type Me = Schemas['AdminMe'];
 
@@ -13,8 +13,10 @@ export function useMe(): Me & { workspace_id: string } {
   return me as Me & { workspace_id: string };
 }
 
-export function useRole(): Role | null {
-  return useContext(MeContext)?.role ?? null;
+/** Whether the signed-in user's role allows `permission` in the workspace they act in (from `/admin/me`). */
+export function useCan(): (permission: Permission) => boolean {
+  const permissions = useContext(MeContext)?.permissions ?? [];
+  return (permission) => permissions.includes(permission);
 }
 
 export const ME_KEY = ['me'] as const;
@@ -32,6 +34,23 @@ export function useSession() {
       }
     },
     staleTime: 60_000,
+  });
+}
+
+/**
+ * Acts in another of the user's workspaces (the service remembers the choice): then every page reads its data
+ * again, from the chosen workspace. A refusal (the membership just ended) reads who is signed in again, which
+ * shows the workspaces that remain.
+ */
+export function useChooseWorkspace() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => ok(api.PUT('/api/v1/admin/me/workspace', { body: { id } })),
+    onSuccess: async (me) => {
+      queryClient.setQueryData(ME_KEY, me);
+      await queryClient.resetQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });
+    },
+    onError: () => queryClient.invalidateQueries({ queryKey: ME_KEY }),
   });
 }
 

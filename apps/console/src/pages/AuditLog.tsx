@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
-import { api, CAN, ok, type Schemas } from '../api.ts';
-import { useMe } from '../app/session.tsx';
+import { api, ok, type Schemas } from '../api.ts';
+import { useCan } from '../app/session.tsx';
 import { useUsers } from '../queries.ts';
 import { Empty, ErrorNotice, Loading, PageHeader, Pager, saveFile, When } from '../ui/ui.tsx';
 
@@ -51,8 +51,7 @@ function query(f: Filters) {
 }
 
 export function AuditLog() {
-  const me = useMe();
-  const allowed = CAN.administer(me.role);
+  const allowed = useCan()('read:users');
   const [filters, setFilters] = useState<Filters>({ action: '', actor: '', from: '', to: '' });
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<string | null>(null);

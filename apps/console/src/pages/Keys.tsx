@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, CAN, ok, type Schemas } from '../api.ts';
-import { useRole } from '../app/session.tsx';
+import { api, ok, type Schemas } from '../api.ts';
+import { useCan } from '../app/session.tsx';
 import { useSeasons, useServers } from '../queries.ts';
 import { DialogForm, RevealSecretDialog } from '../ui/forms.tsx';
 import {
@@ -55,8 +55,7 @@ const STATUS_TONE: Record<ApiKey['status'], 'good' | 'bad' | 'warn' | 'neutral'>
 };
 
 export function Keys() {
-  const role = useRole();
-  const canEdit = CAN.configure(role);
+  const canEdit = useCan()('write:config');
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const keys = useQuery({ queryKey: ['keys'], queryFn: () => ok(api.GET('/api/v1/admin/api-keys')) });

@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
-import { api, CAN, ok, type Schemas } from '../api.ts';
-import { useRole } from '../app/session.tsx';
+import { api, ok, type Schemas } from '../api.ts';
+import { useCan } from '../app/session.tsx';
 import { ago, Badge, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
 
 type AdminPlayer = Schemas['AdminPlayer'];
 
 export function Players() {
-  const canCurate = CAN.curate(useRole());
+  const canCurate = useCan()('write:players');
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const q = useDeferredValue(search.trim());

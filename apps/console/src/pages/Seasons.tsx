@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { api, CAN, ok, type Schemas } from '../api.ts';
-import { useRole } from '../app/session.tsx';
+import { api, ok, type Schemas } from '../api.ts';
+import { useCan } from '../app/session.tsx';
 import { useSeasons } from '../queries.ts';
 import { DialogForm } from '../ui/forms.tsx';
 import { Badge, ConfirmDialog, Dialog, Empty, ErrorNotice, Loading, PageHeader, When } from '../ui/ui.tsx';
@@ -18,7 +18,7 @@ function slugOf(name: string): string {
 }
 
 export function Seasons() {
-  const canEdit = CAN.configure(useRole());
+  const canEdit = useCan()('write:config');
   const queryClient = useQueryClient();
   const seasons = useSeasons();
   const [creating, setCreating] = useState(false);

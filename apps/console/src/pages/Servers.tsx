@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, CAN, ok, type Schemas } from '../api.ts';
-import { useRole } from '../app/session.tsx';
+import { api, ok, type Schemas } from '../api.ts';
+import { useCan } from '../app/session.tsx';
 import { useServers } from '../queries.ts';
 import { DialogForm } from '../ui/forms.tsx';
 import { ago, Badge, Dialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
@@ -10,7 +10,7 @@ import { ago, Badge, Dialog, Empty, ErrorNotice, Loading, PageHeader } from '../
 type Server = Schemas['Server'];
 
 export function Servers() {
-  const canEdit = CAN.configure(useRole());
+  const canEdit = useCan()('write:config');
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const servers = useServers();

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
-import { api, CAN, ok, type Schemas } from '../api.ts';
-import { useRole } from '../app/session.tsx';
+import { api, ok, type Schemas } from '../api.ts';
+import { useCan } from '../app/session.tsx';
 import { useStatDefinitions } from '../queries.ts';
 import { DialogForm } from '../ui/forms.tsx';
 import { Badge, Dialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
@@ -9,7 +9,7 @@ import { Badge, Dialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui
 type Definition = Schemas['StatDefinition'];
 
 export function Stats() {
-  const canCurate = CAN.curate(useRole());
+  const canCurate = useCan()('write:players');
   const stats = useStatDefinitions();
   const [filter, setFilter] = useState('');
   const [editing, setEditing] = useState<Definition | null>(null);

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { api, CAN, ok, ROLE_EXPLAINED, ROLE_LABEL, type Role, type Schemas } from '../api.ts';
-import { useMe } from '../app/session.tsx';
+import { api, ok, ROLE_EXPLAINED, ROLE_LABEL, type Role, type Schemas } from '../api.ts';
+import { useCan, useMe } from '../app/session.tsx';
 import { useUsers } from '../queries.ts';
 import { ago, ConfirmDialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
 
@@ -10,8 +10,9 @@ const ROLES: Role[] = ['owner', 'admin', 'analyst', 'readonly'];
 
 export function Users() {
   const me = useMe();
+  const can = useCan();
   const queryClient = useQueryClient();
-  const users = useUsers(CAN.administer(me.role));
+  const users = useUsers(can('read:users'));
   const [pending, setPending] = useState<{ user: User; role: Role | null } | null>(null);
   const change = useMutation({
     mutationFn: (p: { user: User; role: Role | null }) =>
@@ -22,10 +23,10 @@ export function Users() {
     },
   });
   // Admins set every role but owner, and cannot change an owner; owners set every role.
-  const mayGrant = (r: Role | null) => (r === 'owner' ? CAN.own(me.role) : true);
-  const mayChange = (u: User) => u.role !== 'owner' || CAN.own(me.role);
+  const mayGrant = (r: Role | null) => (r === 'owner' ? can('grant:owner') : true);
+  const mayChange = (u: User) => u.role !== 'owner' || can('grant:owner');
 
-  if (!CAN.administer(me.role)) {
+  if (!can('read:users')) {
     return (
       <>
         <PageHeader title="Users and roles" />

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, CAN, ok } from '../api.ts';
-import { useRole } from '../app/session.tsx';
+import { api, ok } from '../api.ts';
+import { useCan } from '../app/session.tsx';
 import { useWebhooks } from '../queries.ts';
 import { Badge, ConfirmDialog, Dialog, Empty, ErrorNotice, Loading, PageHeader, Pager, When } from '../ui/ui.tsx';
 import { type Webhook as Hook, SecretDialog, WebhookForm } from './Webhooks.tsx';
@@ -11,7 +11,7 @@ const PER_PAGE = 20;
 
 export function Webhook() {
   const { id = '' } = useParams();
-  const canEdit = CAN.configure(useRole());
+  const canEdit = useCan()('write:config');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);

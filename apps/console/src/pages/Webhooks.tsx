@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { api, CAN, ok, type Schemas } from '../api.ts';
-import { useRole } from '../app/session.tsx';
+import { api, ok, type Schemas } from '../api.ts';
+import { useCan } from '../app/session.tsx';
 import { useWebhooks } from '../queries.ts';
 import { DialogForm, RevealSecretDialog } from '../ui/forms.tsx';
 import { ago, Badge, Dialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
@@ -19,7 +19,7 @@ export const EVENTS: { type: WebhookEvent; help: string }[] = [
 ];
 
 export function Webhooks() {
-  const canEdit = CAN.configure(useRole());
+  const canEdit = useCan()('write:config');
   const hooks = useWebhooks(canEdit);
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<{ hook: Webhook; secret: string } | null>(null);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -44,22 +45,23 @@ interface Asset {
   type: string;
 }
 
-/** The console's pages (its router's paths): each answers the page, which shows it. */
-const PAGES = [
-  '/',
-  '/keys',
-  '/servers',
-  '/seasons',
-  '/players',
-  '/players/:uuid',
-  '/stats',
-  '/leaderboards',
-  '/online',
-  '/users',
-  '/audit-log',
-  '/webhooks',
-  '/webhooks/:id',
-];
+/**
+ * The console's pages (its router's paths, `:name` parameters as Fastify writes them), as its build lists them in
+ * `pages.json` (apps/console/src/pages.ts): each answers the page, which shows it. Without a build, `/` alone
+ * (which explains how to make one); anything in the list that is not a page path of the console is ignored.
+ */
+export function consolePages(dist: string): string[] {
+  let listed: unknown;
+  try {
+    listed = JSON.parse(readFileSync(join(dist, 'pages.json'), 'utf8'));
+  } catch {
+    return ['/'];
+  }
+  const pages = Array.isArray(listed)
+    ? listed.filter((p): p is string => typeof p === 'string' && /^\/[\w:/-]*$/.test(p) && !NOT_CONSOLE.test(p))
+    : [];
+  return [...new Set(['/', ...pages])];
+}
 
 /**
  * Serves the console: `index.html` at `/` and the console's other pages (a reload of `/players/…` works), with
@@ -109,9 +111,10 @@ export class ConsoleSite {
     return reply.code(status).headers(PAGE_HEADERS).type(index.type).send(index.body);
   }
 
-  /** Registers the pages and assets on `app`. */
+  /** Registers the pages (read from the build once, here) and assets on `app`. */
   register(app: FastifyInstance): void {
-    for (const url of PAGES) app.get(url, { schema: { hide: true } }, (request, reply) => this.page(request, reply));
+    for (const url of consolePages(this.dist))
+      app.get(url, { schema: { hide: true } }, (request, reply) => this.page(request, reply));
     app.get('/assets/*', { schema: { hide: true } }, async (request, reply) => {
       const asset = await this.load(`assets/${(request.params as { '*': string })['*']}`);
       if (asset === null) return reply.callNotFound();
