@@ -1,8 +1,8 @@
+import { READ_SCOPES } from '../../apps/statboard/src/access/scopes.ts';
 import { loadConfig } from '../../apps/statboard/src/config.ts';
 import { migrate } from '../../apps/statboard/src/db/migrate.ts';
 import { openDatabase } from '../../apps/statboard/src/db/open.ts';
 import type { Db } from '../../apps/statboard/src/db/types.ts';
-import { READ_SCOPES } from '../../apps/statboard/src/access/scopes.ts';
 import { CLI_ACTOR as ACTOR } from '../../apps/statboard/src/modules/audit-log/service.ts';
 import { buildServices } from '../../apps/statboard/src/services.ts';
 
