@@ -39,7 +39,8 @@ Commands:
   key revoke --workspace W --key ID
   key list --workspace W
   player update --workspace W --player UUID --public true|false
-  stat update --workspace W --stat KEY [--public true|false] [--display-name D] [--sort-order asc|desc]
+  stat update --workspace W --stat KEY|ID [--public true|false] [--display-name D|default]
+             [--unit ticks|cm|damage|count|default] [--sort-order asc|desc]
   stat list --workspace W
   bootstrap-token [--workspace W] [--ttl-minutes M]
                                             print a new single-use bootstrap token (default 60 minutes); with
@@ -142,6 +143,7 @@ const OPTIONS = {
   public: { type: 'string' },
   stat: { type: 'string' },
   'sort-order': { type: 'string' },
+  unit: { type: 'string' },
   'ttl-minutes': { type: 'string' },
   user: { type: 'string' },
   role: { type: 'string' },
@@ -326,17 +328,24 @@ async function run(services: Services, command: string, values: Values): Promise
     case 'stat update': {
       const d = await services.stats.update(actor, await ws(), need(values, 'stat'), {
         public: bool(values.public),
-        display_name: values['display-name'],
+        // `default`: back to the name and unit that follow from the key.
+        display_name: values['display-name'] === 'default' ? null : values['display-name'],
+        unit: values.unit === 'default' ? null : values.unit,
         sort_order: values['sort-order'],
       });
-      return { json: { data: d }, text: `Statistic ${d.key}: ${d.public ? 'public' : 'hidden'}, ${d.sort_order}` };
+      return {
+        json: { data: d },
+        text: `Statistic ${d.key} (${d.display_name}, ${d.unit}): ${d.public ? 'public' : 'hidden'}, ${d.sort_order}`,
+      };
     }
     case 'stat list': {
       const all = await services.stats.list(await ws());
       return {
         json: { data: all },
         text:
-          all.map((d) => `${d.key}  ${d.public ? 'public' : 'hidden'}  ${d.sort_order}`).join('\n') || 'No statistics.',
+          all
+            .map((d) => `${d.key}  ${d.public ? 'public' : 'hidden'}  ${d.sort_order}  ${d.unit}  ${d.display_name}`)
+            .join('\n') || 'No statistics.',
       };
     }
     case 'bootstrap-token': {

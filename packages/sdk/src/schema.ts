@@ -396,7 +396,7 @@ export type paths = {
             cookie?: never;
         };
         get?: never;
-        /** Changes a statistic's visibility, display name or sort order (omitted fields are kept) */
+        /** Changes a statistic's visibility, display name, unit or sort order (omitted fields are kept; a null name or unit goes back to the default) */
         put: operations["adminUpdateStat"];
         post?: never;
         delete?: never;
@@ -741,7 +741,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Public statistics: key, display name, category and sort order, by key */
+        /** Public statistics: key, display name, category, sort order and unit, by key */
         get: operations["listStats"];
         put?: never;
         post?: never;
@@ -946,9 +946,12 @@ export type components = {
         PublicStat: {
             /** @description The key's first segment (`minecraft.custom` of `minecraft.custom:…`) */
             category: string;
-            display_name: string | null;
+            /** @description The admin's name for it, else the game's own English name for `minecraft` statistics ("Time Played", "Stone Mined"), else the key */
+            display_name: string;
             key: string;
             sort_order: "asc" | "desc";
+            /** @description `ticks`: time, 20 per second; `cm`: distance in centimeters; `damage`: tenths of a health point (20 health points are 10 hearts); `count`: a plain number */
+            unit: "ticks" | "cm" | "damage" | "count";
         };
         Season: {
             active: boolean;
@@ -980,12 +983,19 @@ export type components = {
             category: string | null;
             /** Format: date-time */
             created_at: string;
-            display_name: string | null;
+            /** @description The admin's name for it, else the game's own English name for `minecraft` statistics ("Time Played", "Stone Mined"), else the key */
+            display_name: string;
+            /** @description True until an admin names it */
+            display_name_is_default: boolean;
             /** Format: uuid */
             id: string;
             key: string;
             public: boolean;
             sort_order: "asc" | "desc";
+            /** @description `ticks`: time, 20 per second; `cm`: distance in centimeters; `damage`: tenths of a health point (20 health points are 10 hearts); `count`: a plain number */
+            unit: "ticks" | "cm" | "damage" | "count";
+            /** @description True until an admin sets it: the unit follows from the key */
+            unit_is_default: boolean;
             /** Format: date-time */
             updated_at: string;
         };
@@ -2670,6 +2680,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The statistic's key, or its id */
                 key: string;
             };
             cookie?: never;
@@ -2680,6 +2691,7 @@ export interface operations {
                     display_name?: string | null;
                     public?: boolean;
                     sort_order?: "asc" | "desc";
+                    unit?: ("ticks" | "cm" | "damage" | "count") | null;
                 };
             };
         };
