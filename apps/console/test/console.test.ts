@@ -290,7 +290,13 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await nav('Players').click();
     await page.getByRole('link', { name: 'Alex' }).click();
     await page.getByRole('heading', { name: 'Alex' }).waitFor();
-    await page.getByRole('cell', { name: '72,000' }).waitFor();
+    // Names and formatted values (72,000 ticks are an hour), and the chart opens on Time Played.
+    await page.getByRole('rowheader', { name: 'Time Played' }).waitFor();
+    await page.getByRole('cell', { name: '1 hour' }).waitFor();
+    expect(await page.getByRole('cell', { name: '1 hour' }).textContent()).toContain('1 h');
+    await page.getByRole('rowheader', { name: 'Stone Mined' }).waitFor();
+    await page.getByRole('cell', { name: '420', exact: true }).waitFor();
+    expect(await page.getByRole('combobox', { name: 'Statistic' }).inputValue()).toBe('Time Played');
     await look('player');
     await nav('Players').click();
     await look('players');
@@ -394,18 +400,54 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await look('webhook');
   }, 60_000);
 
-  it('shows statistics, leaderboards and who is online', async () => {
+  it('shows statistics by name with their units, renames one and sets a unit, and back to the defaults', async () => {
     await nav('Statistics').click();
-    await page.getByRole('button', { name: 'Edit minecraft.custom:minecraft.play_time' }).click();
+    await page.getByRole('rowheader', { name: 'Time Played' }).waitFor();
+    await page.getByRole('cell', { name: 'Time (ticks, 20 a second)' }).waitFor();
+    // The search matches names as well as keys.
+    await page.getByLabel('Search statistics').fill('stone mi');
+    await expect.poll(() => page.getByRole('rowheader', { name: 'Time Played' }).count()).toBe(0);
+    await page.getByRole('rowheader', { name: 'Stone Mined' }).waitFor();
+    await page.getByLabel('Search statistics').fill('');
+    await page.getByRole('button', { name: 'Edit Time Played' }).click();
     await page.getByLabel('Display name').fill('Play time');
+    await page.getByLabel('Unit').selectOption('count');
     await page.getByRole('dialog').getByRole('button', { name: 'Save changes' }).click();
-    await page.getByRole('cell', { name: 'Play time' }).waitFor();
+    await page.getByRole('rowheader', { name: 'Play time (renamed)' }).waitFor();
     await look('stats');
+    await page.getByRole('button', { name: 'Edit Play time' }).click();
+    await page.getByRole('button', { name: 'Use the default name' }).click();
+    await page.getByLabel('Unit').selectOption('default');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('rowheader', { name: 'Time Played', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'Time (ticks, 20 a second)', exact: true }).waitFor();
+  }, 60_000);
+
+  it('opens leaderboards on Time Played with formatted values; the picker filters by name as you type', async () => {
     await nav('Leaderboards').click();
     await page.getByLabel('Season').selectOption('season-1');
-    await page.getByLabel('Statistic').selectOption({ label: 'Play time' });
+    const picker = page.getByRole('combobox', { name: 'Statistic' });
+    await expect.poll(() => picker.inputValue()).toBe('Time Played');
     await page.getByRole('link', { name: 'Alex' }).waitFor();
+    await page.getByRole('cell', { name: '1 hour' }).waitFor();
+    await picker.fill('ston');
+    const list = page.getByRole('listbox', { name: 'Statistic' });
+    await list.getByRole('option', { name: 'Stone Mined' }).waitFor();
+    expect(await list.getByRole('option', { name: 'Time Played' }).count()).toBe(0);
+    await look('leaderboards-picker');
+    await list.getByRole('option', { name: 'Stone Mined' }).click();
+    await page.getByRole('cell', { name: '420', exact: true }).waitFor();
+    expect(await picker.inputValue()).toBe('Stone Mined');
+    // By keyboard: type, move, pick.
+    await picker.fill('played');
+    await picker.press('ArrowDown');
+    await picker.press('Enter');
+    await expect.poll(() => picker.inputValue()).toBe('Time Played');
+    await page.getByRole('cell', { name: '1 hour' }).waitFor();
     await look('leaderboards');
+  }, 60_000);
+
+  it('shows who is online', async () => {
     await nav('Online now').click();
     await page.getByRole('heading', { name: /Survival/ }).waitFor();
     await look('online');
