@@ -62,7 +62,11 @@ function satisfiesOne(v: Version, comparator: string): boolean {
 function satisfies(version: string, range: string): boolean {
   const v = parse(version);
   return range.split('||').some((alt) => {
-    const comparators = alt.trim().replace(/(>=|<=|>|<|\^|~|=)\s+/g, '$1').split(/\s+/).filter(Boolean);
+    const comparators = alt
+      .trim()
+      .replace(/(>=|<=|>|<|\^|~|=)\s+/g, '$1')
+      .split(/\s+/)
+      .filter(Boolean);
     return comparators.length === 0 || comparators.every((c) => satisfiesOne(v, c));
   });
 }
