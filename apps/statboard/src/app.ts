@@ -191,7 +191,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   const key = { guard, reads };
   await app.register(loginRoutes(config, services, limits));
   await app.register(healthRoutes(services.db, ''));
-  await app.register(connectionTestRoutes(services.db, services.keys, limits));
+  await app.register(connectionTestRoutes(services.db, services.keys, limits, services));
   await app.register(healthRoutes(services.db, 'V1'), { prefix: '/api/v1' });
   await app.register(
     async (v1) => {
