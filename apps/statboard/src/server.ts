@@ -112,19 +112,6 @@ async function main(): Promise<void> {
     { database: db.kind === 'pg' ? 'postgresql' : `embedded (PGlite) in ${config.dataDir}` },
     'database ready',
   );
-  try {
-    await app.listen({ port: config.port, host: config.host });
-  } catch (err) {
-    // One line and exit 2 (a configuration problem), before any token is made or printed.
-    process.stderr.write(`${listenProblem(err, config)}\n`);
-    await app.close().catch(() => undefined);
-    await bus.close().catch(() => undefined);
-    await db.close().catch(() => undefined);
-    await metricsListener?.close().catch(() => undefined);
-    process.exit(2);
-  }
-  warnAboutLoopbackPublicUrl(config, logger);
-  await ensureStartupBootstrapToken(services, config, logger);
   const folder = new HistoryFolder(db, config.historyRetentionDays, logger);
   folder.start();
   const pruner = new Pruner(db, services.sessions, config.eventRetentionDays, logger);
@@ -169,6 +156,23 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void close('SIGTERM'));
   process.on('SIGINT', () => void close('SIGINT'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // One line and exit 2 (a configuration problem), before any token is made or printed.
+    process.stderr.write(`${listenProblem(err, config)}\n`);
+    closing = true;
+    await Promise.allSettled([folder.stop(), pruner.stop(), dispatcher.stop()]);
+    await app.close().catch(() => undefined);
+    await metricsListener?.close().catch(() => undefined);
+    await bus.close().catch(() => undefined);
+    await db.close().catch(() => undefined);
+    process.exit(2);
+  }
+  warnAboutLoopbackPublicUrl(config, logger);
+  // A stop asked for while it started needs no token any more.
+  if (!closing) await ensureStartupBootstrapToken(services, config, logger);
 }
 
 await main();
