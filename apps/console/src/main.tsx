@@ -5,7 +5,7 @@ import { BrowserRouter, Route, Routes } from 'react-router';
 import { StatboardError } from './api.ts';
 import { Shell } from './app/Shell.tsx';
 import { ME_KEY, SessionProvider, useSession } from './app/session.tsx';
-import { SetupPage } from './pages/Setup.tsx';
+import { JoinWorkspace, SetupPage } from './pages/Setup.tsx';
 import { SignInPage } from './pages/SignIn.tsx';
 import { ErrorNotice, Loading } from './ui/ui.tsx';
 import './styles.css';
@@ -74,6 +74,7 @@ function Console() {
           <Route path="/audit-log" element={<AuditLog />} />
           <Route path="/webhooks" element={<Webhooks />} />
           <Route path="/webhooks/:id" element={<Webhook />} />
+          <Route path="/setup" element={<JoinWorkspace />} />
           <Route path="*" element={<NotFound />} />
         </Routes>
       </Shell>

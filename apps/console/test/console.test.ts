@@ -12,7 +12,7 @@ import { buildApp } from '../../statboard/src/app.ts';
 import { WebhookDispatcher } from '../../statboard/src/modules/webhooks/dispatcher.ts';
 import { buildServices, type Services } from '../../statboard/src/services.ts';
 import { startTestIdp, type TestIdp } from '../../statboard/test/admin/support/idp.ts';
-import { createTestDb, modBatch, type TestDb, testConfig } from '../../statboard/test/helpers.ts';
+import { ACTOR, createTestDb, modBatch, type TestDb, testConfig } from '../../statboard/test/helpers.ts';
 import { Receiver } from '../../statboard/test/integrations/support/receiver.ts';
 
 // The console as an operator uses it: the service as it ships (its own built console at /), a real OpenID
@@ -221,6 +221,10 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     clientSecret = await reveal.getByLabel('Secret of Mod uploads').inputValue();
     expect(clientSecret).toMatch(/^stb_client_/);
     expect(await reveal.getByLabel('config/hm-stats.json').inputValue()).toContain(clientSecret);
+    // The URL is PUBLIC_URL; here a loopback one, which the dialog says players cannot reach, and what to set.
+    expect(JSON.parse(await reveal.getByLabel('config/hm-stats.json').inputValue()).api.url).toBe(base);
+    expect(await reveal.getByText(`Players cannot reach ${base}.`).isVisible()).toBe(true);
+    expect(await reveal.getByText(/Set PUBLIC_URL to the address players use/).count()).toBe(1);
     expect(await reveal.getByRole('button', { name: 'Done' }).isDisabled()).toBe(true);
     await look('keys-reveal');
     await reveal.getByLabel('I have stored the secret').check();
@@ -451,6 +455,21 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await nav('Online now').click();
     await page.getByRole('heading', { name: /Survival/ }).waitFor();
     await look('online');
+  }, 60_000);
+
+  it('takes a token for another workspace at /setup: its owner too', async () => {
+    const other = await services.workspaces.create(ACTOR, { name: 'Second Realm' });
+    const { token } = await services.setup.createToken(ACTOR, { workspace_id: other.id });
+    await page.goto(`${base}/setup`);
+    await page.getByRole('heading', { name: 'Join a workspace with a token' }).waitFor();
+    await look('join-workspace');
+    await page.getByLabel('Bootstrap token').fill(token);
+    await page.getByRole('button', { name: 'Join workspace' }).click();
+    await page.getByRole('status').filter({ hasText: 'you are an owner' }).waitFor();
+    const roles = await services.db.query<{ role: string }>(
+      "SELECT m.role FROM workspace_memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@example.com' ORDER BY m.role",
+    );
+    expect(roles.map((r) => r.role)).toEqual(['owner', 'owner']);
   }, 60_000);
 
   it('sends a visitor whose session ended back to the sign-in page', async () => {

@@ -191,7 +191,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
   const key = { guard, reads };
   await app.register(loginRoutes(config, services, limits));
   await app.register(healthRoutes(services.db, ''));
-  await app.register(connectionTestRoutes(services.db, services.keys, limits));
+  await app.register(connectionTestRoutes(services.db, services.keys, limits, services));
   await app.register(healthRoutes(services.db, 'V1'), { prefix: '/api/v1' });
   await app.register(
     async (v1) => {
@@ -212,7 +212,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
       await v1.register(userRoutes(services.users, admin));
       await v1.register(auditLogRoutes(services.audit, admin));
       await v1.register(webhookRoutes(services.webhooks, admin));
-      await v1.register(meRoutes(services.setup, admin));
+      await v1.register(meRoutes(services.setup, admin, config.publicUrl));
       await v1.register(setupRoutes(services.setup, admin));
       v1.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

@@ -844,6 +844,10 @@ export type components = {
             /** Format: uuid */
             id: string;
             needs_bootstrap: boolean;
+            /** @description PUBLIC_URL: the service's address for others, as the mod's config gives it */
+            public_url: string;
+            /** @description PUBLIC_URL names the machine it is used on: players' clients cannot reach it */
+            public_url_loopback: boolean;
             role: ("owner" | "admin" | "analyst" | "readonly") | null;
             workspace_id: string | null;
         };
@@ -1092,6 +1096,13 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "ok";
+                        /** @description With a key that uploads: why its uploads would be refused although the connection works (absent when nothing stands in the way) */
+                        warnings?: {
+                            /** @description What would refuse every upload */
+                            code: "NO_ACTIVE_SEASON" | "SEASON_NOT_ALLOWED" | "NO_ENABLED_SERVER" | "NO_ALLOWED_SERVER";
+                            /** @description A sentence for the player or operator: what is wrong and what to do */
+                            message: string;
+                        }[];
                     };
                 };
             };

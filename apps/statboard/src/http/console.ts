@@ -59,6 +59,7 @@ const PAGES = [
   '/audit-log',
   '/webhooks',
   '/webhooks/:id',
+  '/setup',
 ];
 
 /**

@@ -52,6 +52,8 @@ describe('OIDC login against a real provider', () => {
       workspace_id: null,
       role: null,
       needs_bootstrap: true,
+      public_url: 'http://statboard.test',
+      public_url_loopback: false,
     });
   });
 
