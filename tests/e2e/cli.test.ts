@@ -138,7 +138,53 @@ describe(`npx statboard (${TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () =>
     const r = await json(env, args);
     expect(r.code).toBe(exit);
     expect((r.body.error as { code: string }).code).toBe(code);
-    expect(r.stderr).not.toBe('');
+    expect(r.stderr).toMatch(/^error: .+\n$/);
+  });
+
+  it('prints an error as one line on stderr, naming the option of a 422, and nothing on stdout', async () => {
+    const cases: [string[], number, string][] = [
+      [
+        ['season', 'create', '--workspace', 'creative-realm', '--name', 'Bad', '--slug', 'Bad Slug'],
+        2,
+        'error: --slug: must match pattern "^[a-z0-9]+(-[a-z0-9]+)*$"',
+      ],
+      [
+        ['server', 'create', '--workspace', 'creative-realm', '--hostname', 'x', '--port', '70000'],
+        2,
+        'error: --port: must be <= 65535',
+      ],
+      [
+        ['import', '--workspace', 'creative-realm', '--season', 'spring', '--world', '/nonexistent/world'],
+        2,
+        'error: --world: cannot read /nonexistent/world/stats: no such folder (must be a world folder with a stats/ folder)',
+      ],
+      [['server', 'list', '--workspace', 'nope'], 4, "error: Workspace 'nope' not found."],
+      [
+        ['server', 'create', '--workspace', 'creative-realm', '--hostname', 'x'],
+        2,
+        'error: --port is required (see `statboard server create --help`)',
+      ],
+    ];
+    for (const [args, exit, line] of cases) {
+      const r = await cli(args, env.vars);
+      expect(r.code, args.join(' ')).toBe(exit);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`${line}\n`);
+    }
+    const config = await cli(['workspace', 'list'], { ...env.vars, PORT: 'abc' });
+    expect(config.code).toBe(2);
+    expect(config.stderr).toMatch(/^error: invalid configuration: PORT must be an integer[^\n]*\n$/);
+  });
+
+  it('bootstrap-token --workspace says where to paste the token, and what it gives', async () => {
+    const r = await cli(['bootstrap-token', '--workspace', 'creative-realm'], env.vars);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^Bootstrap token for Creative Realm \(creative-realm\), single use, expires /);
+    expect(lines[1]).toMatch(/^stb_bootstrap_\S+$/);
+    expect(lines[2]).toBe(
+      'Open http://127.0.0.1:8080/setup in a browser, sign in, and paste it to become owner of Creative Realm.',
+    );
   });
 
   it('audits every change it made, with the CLI as actor and no secret', async () => {
@@ -158,6 +204,7 @@ describe(`npx statboard (${TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () =>
         'SEASON_ACTIVATED',
         'API_KEY_CREATED',
         'API_KEY_REVOKED',
+        'BOOTSTRAP_TOKEN_CREATED',
         'BOOTSTRAP_TOKEN_CREATED',
         'BOOTSTRAP_TOKEN_CREATED',
       ]);

@@ -1,9 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, ROOT, TEST_DATABASE_URL } from './process.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const haveBrowser = existsSync(CHROMIUM);
+if (!haveBrowser && process.env.CI) throw new Error(`no browser at ${CHROMIUM}: apt-get install -y chromium`);
 
 /**
  * The README's commands, read from the README itself and run as they stand, so the README cannot drift from what
@@ -134,22 +140,36 @@ describe.skipIf(TEST_DATABASE_URL !== null)('the README, as a newcomer runs it',
     expect(await service.stop()).toBe(0);
   }, 90_000);
 
-  it('five minutes: the CLI and `npm start` share one database; the website key reads; the CLI refuses while the service runs', async () => {
+  it('five minutes: the CLI and `npm start` share one database; the website key reads; the CLI refuses while the service runs; the token gets the operator into the console', async () => {
     const commands = commandsOf(readme, 'Statboard in five minutes');
     const startAt = commands.indexOf('npm start');
     expect(startAt).toBeGreaterThan(0);
     let websiteKey = '';
     let clientKey = '';
+    let bootstrapToken = '';
     for (const command of commands.slice(0, startAt)) {
       const r = await run(command);
       expect(r.code, `${command}\n${r.stdout}\n${r.stderr}`).toBe(0);
       // The operator copies the secret the CLI printed.
       if (/--type website/.test(command)) websiteKey = /stb_website_\S+/.exec(r.stdout)?.[0] ?? '';
       if (/--type client/.test(command)) clientKey = /stb_client_\S+/.exec(r.stdout)?.[0] ?? '';
+      if (/bootstrap-token/.test(command)) bootstrapToken = /stb_bootstrap_\S+/.exec(r.stdout)?.[0] ?? '';
     }
     expect(websiteKey).toMatch(/^stb_website_/);
+    // The block ends with the way into the console: a token for the workspace it made, which nobody owns.
+    expect(bootstrapToken).toMatch(/^stb_bootstrap_/);
     const service = await start('npm start');
     try {
+      // The token from the CLI is still good: the start says where to enter it and prints no other.
+      expect(service.log()).toMatch(
+        /workspace My Server \(my-server\) has no owner yet: open http:\/\/127\.0\.0\.1:\d+\/setup/,
+      );
+      expect(service.log()).not.toMatch(/stb_bootstrap_/);
+      // The mod's "Test connection": the key works and nothing stands in the way of its uploads.
+      const health = await fetch(`http://127.0.0.1:${port}/api/health`, {
+        headers: { authorization: `Bearer ${clientKey}` },
+      });
+      expect(await health.json()).toEqual({ status: 'ok', key: { type: 'client', scopes: ['ingest:write'] } });
       // "Put the client key into the mod's config": the mod's first upload of a session, as it sends it.
       const now = new Date().toISOString();
       const upload = await fetch(`http://127.0.0.1:${port}/api/v1/ingest/batch`, {
@@ -181,6 +201,35 @@ describe.skipIf(TEST_DATABASE_URL !== null)('the README, as a newcomer runs it',
       const busy = await run(commands[0]!);
       expect(busy.code).toBe(3);
       expect(busy.stderr).toMatch(/in use by process \d+/);
+
+      // "open http://127.0.0.1:8080/setup, sign in, and paste the token": in a real browser, through the
+      // development sign-in, into the console.
+      const setupUrl = /open \*\*(http:\/\/127\.0\.0\.1:8080\/setup)\*\*, sign in, and paste the\s+token/.exec(
+        readme,
+      )?.[1];
+      expect(setupUrl, 'the README says where to paste the token').toBeDefined();
+      if (haveBrowser) {
+        const browser = await chromium.launch({
+          executablePath: CHROMIUM,
+          args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+        });
+        try {
+          const page = await browser.newPage();
+          await page.goto(local(setupUrl!));
+          await page.getByRole('link', { name: 'Sign in' }).click();
+          await page.locator('input[name="email"]').fill('operator@example.com');
+          await page.locator('input[name="email"]').press('Enter');
+          await page.waitForURL(local('http://127.0.0.1:8080/setup'));
+          await page.getByRole('heading', { name: 'No access yet' }).waitFor();
+          await page.getByLabel('Bootstrap token').fill(bootstrapToken);
+          await page.getByRole('button', { name: 'Join workspace' }).click();
+          await page.getByRole('heading', { name: 'Overview' }).waitFor();
+          await page.waitForURL(local('http://127.0.0.1:8080/'));
+          expect(await page.getByRole('alert').count()).toBe(0);
+        } finally {
+          await browser.close();
+        }
+      }
     } finally {
       expect(await service.stop()).toBe(0);
     }

@@ -33,4 +33,6 @@ export const PAGES: readonly ConsolePage[] = [
   { path: '/webhooks/:id', component: 'Webhook' },
   { path: '/users', component: 'Users', nav: { group: 'Team', label: 'Users and roles' }, permission: 'read:users' },
   { path: '/audit-log', component: 'AuditLog', nav: { group: 'Team', label: 'Audit log' }, permission: 'read:users' },
+  // Where the CLI and the start-up log send people with a bootstrap token; the header links to it.
+  { path: '/setup', component: 'JoinWorkspace' },
 ];

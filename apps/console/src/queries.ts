@@ -1,4 +1,6 @@
+import type { StatUnit } from '@statboard/sdk/format';
 import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { api, ok } from './api.ts';
 
 // Lists several pages read, under one query key each: a change anywhere refreshes them everywhere.
@@ -13,6 +15,21 @@ export function useSeasons() {
 
 export function useStatDefinitions() {
   return useQuery({ queryKey: ['stats'], queryFn: () => ok(api.GET('/api/v1/admin/stats')) });
+}
+
+/**
+ * A statistic's name and unit by key, from the definitions (a key not among them, while they load: the key
+ * itself, counted).
+ */
+export function useStatLabels(): (key: string) => { name: string; unit: StatUnit } {
+  const definitions = useStatDefinitions();
+  return useMemo(() => {
+    const byKey = new Map((definitions.data?.data ?? []).map((d) => [d.key, d]));
+    return (key: string) => {
+      const d = byKey.get(key);
+      return { name: d?.display_name ?? key, unit: d?.unit ?? 'count' };
+    };
+  }, [definitions.data]);
 }
 
 export function useUsers(enabled = true) {

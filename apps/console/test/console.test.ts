@@ -12,7 +12,7 @@ import { buildApp } from '../../statboard/src/app.ts';
 import { WebhookDispatcher } from '../../statboard/src/modules/webhooks/dispatcher.ts';
 import { buildServices, type Services } from '../../statboard/src/services.ts';
 import { startTestIdp, type TestIdp } from '../../statboard/test/admin/support/idp.ts';
-import { createTestDb, modBatch, type TestDb, testConfig } from '../../statboard/test/helpers.ts';
+import { ACTOR, createTestDb, modBatch, type TestDb, testConfig } from '../../statboard/test/helpers.ts';
 import { Receiver } from '../../statboard/test/integrations/support/receiver.ts';
 
 // The console as an operator uses it: the service as it ships (its own built console at /), a real OpenID
@@ -221,6 +221,10 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     clientSecret = await reveal.getByLabel('Secret of Mod uploads').inputValue();
     expect(clientSecret).toMatch(/^stb_client_/);
     expect(await reveal.getByLabel('config/hm-stats.json').inputValue()).toContain(clientSecret);
+    // The URL is PUBLIC_URL; here a loopback one, which the dialog says players cannot reach, and what to set.
+    expect(JSON.parse(await reveal.getByLabel('config/hm-stats.json').inputValue()).api.url).toBe(base);
+    expect(await reveal.getByText(`Players cannot reach ${base}.`).isVisible()).toBe(true);
+    expect(await reveal.getByText(/Set PUBLIC_URL to the address players use/).count()).toBe(1);
     expect(await reveal.getByRole('button', { name: 'Done' }).isDisabled()).toBe(true);
     await look('keys-reveal');
     await reveal.getByLabel('I have stored the secret').check();
@@ -290,7 +294,13 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await nav('Players').click();
     await page.getByRole('link', { name: 'Alex' }).click();
     await page.getByRole('heading', { name: 'Alex' }).waitFor();
-    await page.getByRole('cell', { name: '72,000' }).waitFor();
+    // Names and formatted values (72,000 ticks are an hour), and the chart opens on Time Played.
+    await page.getByRole('rowheader', { name: 'Time Played' }).waitFor();
+    await page.getByRole('cell', { name: '1 hour' }).waitFor();
+    expect(await page.getByRole('cell', { name: '1 hour' }).textContent()).toContain('1 h');
+    await page.getByRole('rowheader', { name: 'Stone Mined' }).waitFor();
+    await page.getByRole('cell', { name: '420', exact: true }).waitFor();
+    expect(await page.getByRole('combobox', { name: 'Statistic' }).inputValue()).toBe('Time Played');
     await look('player');
     await nav('Players').click();
     await look('players');
@@ -394,18 +404,54 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await look('webhook');
   }, 60_000);
 
-  it('shows statistics, leaderboards and who is online', async () => {
+  it('shows statistics by name with their units, renames one and sets a unit, and back to the defaults', async () => {
     await nav('Statistics').click();
-    await page.getByRole('button', { name: 'Edit minecraft.custom:minecraft.play_time' }).click();
+    await page.getByRole('rowheader', { name: 'Time Played' }).waitFor();
+    await page.getByRole('cell', { name: 'Time (ticks, 20 a second)' }).waitFor();
+    // The search matches names as well as keys.
+    await page.getByLabel('Search statistics').fill('stone mi');
+    await expect.poll(() => page.getByRole('rowheader', { name: 'Time Played' }).count()).toBe(0);
+    await page.getByRole('rowheader', { name: 'Stone Mined' }).waitFor();
+    await page.getByLabel('Search statistics').fill('');
+    await page.getByRole('button', { name: 'Edit Time Played' }).click();
     await page.getByLabel('Display name').fill('Play time');
+    await page.getByLabel('Unit').selectOption('count');
     await page.getByRole('dialog').getByRole('button', { name: 'Save changes' }).click();
-    await page.getByRole('cell', { name: 'Play time' }).waitFor();
+    await page.getByRole('rowheader', { name: 'Play time (renamed)' }).waitFor();
     await look('stats');
+    await page.getByRole('button', { name: 'Edit Play time' }).click();
+    await page.getByRole('button', { name: 'Use the default name' }).click();
+    await page.getByLabel('Unit').selectOption('default');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('rowheader', { name: 'Time Played', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'Time (ticks, 20 a second)', exact: true }).waitFor();
+  }, 60_000);
+
+  it('opens leaderboards on Time Played with formatted values; the picker filters by name as you type', async () => {
     await nav('Leaderboards').click();
     await page.getByLabel('Season').selectOption('season-1');
-    await page.getByLabel('Statistic').selectOption({ label: 'Play time' });
+    const picker = page.getByRole('combobox', { name: 'Statistic' });
+    await expect.poll(() => picker.inputValue()).toBe('Time Played');
     await page.getByRole('link', { name: 'Alex' }).waitFor();
+    await page.getByRole('cell', { name: '1 hour' }).waitFor();
+    await picker.fill('ston');
+    const list = page.getByRole('listbox', { name: 'Statistic' });
+    await list.getByRole('option', { name: 'Stone Mined' }).waitFor();
+    expect(await list.getByRole('option', { name: 'Time Played' }).count()).toBe(0);
+    await look('leaderboards-picker');
+    await list.getByRole('option', { name: 'Stone Mined' }).click();
+    await page.getByRole('cell', { name: '420', exact: true }).waitFor();
+    expect(await picker.inputValue()).toBe('Stone Mined');
+    // By keyboard: type, move, pick.
+    await picker.fill('played');
+    await picker.press('ArrowDown');
+    await picker.press('Enter');
+    await expect.poll(() => picker.inputValue()).toBe('Time Played');
+    await page.getByRole('cell', { name: '1 hour' }).waitFor();
     await look('leaderboards');
+  }, 60_000);
+
+  it('shows who is online', async () => {
     await nav('Online now').click();
     await page.getByRole('heading', { name: /Survival/ }).waitFor();
     await look('online');
@@ -440,6 +486,35 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await page.getByRole('cell', { name: 'mc.example.com:25565' }).waitFor();
     await page.getByRole('button', { name: 'Register server' }).waitFor();
     await nav('Audit log').waitFor();
+  }, 60_000);
+
+  it('takes a token for another workspace at /setup: its owner too, and the console then shows that workspace', async () => {
+    const other = await services.workspaces.create(ACTOR, { name: 'Second Realm' });
+    const { token } = await services.setup.createToken(ACTOR, { workspace_id: other.id });
+    await page.goto(`${base}/setup`);
+    await page.getByRole('heading', { name: 'Join a workspace with a token' }).waitFor();
+    await look('join-workspace');
+    await page.getByLabel('Bootstrap token').fill(token);
+    await page.getByRole('button', { name: 'Join workspace' }).click();
+    await page.getByRole('status').filter({ hasText: 'you are an owner of Second Realm' }).waitFor();
+    const roles = await services.db.query<{ role: string }>(
+      "SELECT m.role FROM workspace_memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@example.com' AND m.workspace_id = $1",
+      [other.id],
+    );
+    expect(roles.map((r) => r.role)).toEqual(['owner']);
+    // The console acts in the workspace joined (remembered by the service, as a choice in the header would be).
+    const picker = page.getByRole('combobox', { name: 'Workspace' });
+    expect(await picker.inputValue()).toBe(other.id);
+    await nav('Servers').click();
+    await page.getByText('No servers yet.').waitFor();
+    await page.reload();
+    await page.getByText('No servers yet.').waitFor();
+    // The header leads back to the page; the picker back to the first workspace.
+    await page.getByRole('link', { name: 'Join a workspace with a token' }).click();
+    await page.getByRole('heading', { name: 'Join a workspace with a token' }).waitFor();
+    await picker.selectOption({ label: 'Blocky Network' });
+    await nav('Servers').click();
+    await page.getByRole('cell', { name: 'mc.example.com:25565' }).waitFor();
   }, 60_000);
 
   it('sends a visitor whose session ended back to the sign-in page', async () => {

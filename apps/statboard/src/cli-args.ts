@@ -32,6 +32,7 @@ export const OPTIONS = {
   public: { type: 'string' },
   stat: { type: 'string' },
   'sort-order': { type: 'string' },
+  unit: { type: 'string' },
   'ttl-minutes': { type: 'string' },
   user: { type: 'string' },
   role: { type: 'string' },

@@ -96,12 +96,20 @@ function argumentProblem(err: unknown): string {
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, busy: 3, notFound: 4, conflict: 5 } as const;
 
-/** Runs a feature's command (`migrate`, `backup` and `restore` are the CLI's own). */
-async function run(services: Services, command: string, values: CliValues): Promise<CliResult> {
+/**
+ * Runs a feature's command (`migrate`, `backup` and `restore` are the CLI's own). `publicUrl`: the service's
+ * address (PUBLIC_URL) when the command runs on the configured database, for the lines that say where to go next.
+ */
+async function run(
+  services: Services,
+  command: string,
+  values: CliValues,
+  publicUrl: string | null,
+): Promise<CliResult> {
   if (command === 'migrate') throw new UsageError('migrate runs on the configured database only');
   const feature = FEATURE_COMMANDS.get(command);
   if (!feature) throw new UsageError(`unknown command '${command}'`);
-  return feature.run(services, values);
+  return feature.run(services, values, { publicUrl });
 }
 
 const COMMANDS = new Set(['migrate', ...FEATURE_COMMANDS.keys(), 'backup', 'restore']);
@@ -115,6 +123,55 @@ function exitFor(err: unknown): number {
     if (err.status < 500) return EXIT.usage;
   }
   return EXIT.failure;
+}
+
+/** Request fields (as the services name them in `details`) that an option of another name sets. */
+const OPTION_OF_FIELD: Record<string, keyof typeof OPTIONS> = {
+  player_restrictions: 'players',
+  uuid_restrictions: 'players',
+  server_restrictions: 'servers',
+  season_restrictions: 'seasons',
+  workspace_id: 'workspace',
+  enabled: 'disabled',
+  active: 'activate',
+};
+
+/** The option that sets a field of a request body (`slug` → `--slug`), or the field itself when none does. */
+function optionOf(field: string): string {
+  const head = field.split('.')[0]!;
+  const option = OPTION_OF_FIELD[head] ?? head.replace(/_/g, '-');
+  return option in OPTIONS ? `--${option}` : field;
+}
+
+/** "Cannot read …" → "cannot read …" (an acronym or a name stays as it is). */
+function lowerFirst(text: string): string {
+  return /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+}
+
+/**
+ * An error as one line for stderr: `error: --slug: must match pattern …`. A 422 names the option of its first
+ * problem (the JSON document of `--json` lists them all); usage mistakes point at the command's `--help`.
+ */
+function errorLine(err: unknown, command: string): string {
+  const oneLine = (text: string) => text.replace(/\s*\n\s*/g, '; ');
+  if (err instanceof AppError && err.details) {
+    const entries = Object.entries(err.details).filter(([, m]) => m.length > 0);
+    const [field, messages] = entries[0] ?? ['', []];
+    const first = messages[0];
+    if (first !== undefined) {
+      const more = entries.reduce((n, [, m]) => n + m.length, 0) - 1;
+      const also = more > 0 ? ` (and ${more} more problem${more > 1 ? 's' : ''}: --json lists them)` : '';
+      const what = err.message.includes(first) ? first : `${lowerFirst(err.message.replace(/\.$/, ''))} (${first})`;
+      const scopes = command.startsWith('key ') && field === 'scopes' ? ` (${SCOPES_HELP})` : '';
+      return oneLine(`error: ${optionOf(field)}: ${what}${scopes}${also}`);
+    }
+  }
+  if (err instanceof UsageError) {
+    const help = COMMANDS.has(command) ? `statboard ${command} --help` : 'statboard --help';
+    return oneLine(`error: ${err.message} (see \`${help}\`)`);
+  }
+  if (err instanceof ConfigError) return oneLine(`error: invalid configuration: ${err.problems.join('; ')}`);
+  return oneLine(`error: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 function errorJson(err: unknown): unknown {
@@ -166,7 +223,7 @@ async function onConfiguredDatabase(command: string, values: CliValues): Promise
     // With a PostgreSQL server the service may be running: what a command changes reaches its caches.
     const bus = db.kind === 'pg' ? ChangeBus.announcing((payload) => notifyChange(db, payload)) : undefined;
     services = buildServices(db, config, { bus });
-    return await run(services, command, values);
+    return await run(services, command, values, config.publicUrl);
   } finally {
     await services?.flush().catch(() => undefined);
     await db.close();
@@ -187,7 +244,7 @@ export async function main(argv: string[], services?: Services): Promise<number>
     const message = argumentProblem(err);
     const known = argv.slice(0, 2).join(' ');
     if (json) process.stdout.write(`${JSON.stringify({ error: { code: 'USAGE', message } })}\n`);
-    process.stderr.write(`statboard: ${message}\n\n${COMMANDS.has(known) ? usageOf(known) : USAGE}\n`);
+    process.stderr.write(`${errorLine(new UsageError(message), known)}\n`);
     return EXIT.usage;
   }
   const json = values.json === true;
@@ -209,17 +266,13 @@ export async function main(argv: string[], services?: Services): Promise<number>
       throw new UsageError(`unknown command '${positionals.join(' ')}'${near ? `; did you mean '${near}'?` : ''}`);
     }
     const result =
-      services === undefined ? await onConfiguredDatabase(command, values) : await run(services, command, values);
+      services === undefined ? await onConfiguredDatabase(command, values) : await run(services, command, values, null);
     process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
     return EXIT.ok;
   } catch (err) {
+    // With --json, stdout holds the one JSON document; stderr gets the same one line either way.
     if (json) process.stdout.write(`${JSON.stringify(errorJson(err))}\n`);
-    const details = err instanceof AppError && err.details ? `\n${JSON.stringify(err.details)}` : '';
-    process.stderr.write(`statboard: ${err instanceof Error ? err.message : String(err)}${details}\n`);
-    if (err instanceof UsageError) process.stderr.write(`\n${COMMANDS.has(command) ? usageOf(command) : USAGE}\n`);
-    else if (command.startsWith('key ') && err instanceof AppError && err.details?.scopes) {
-      process.stderr.write(`${SCOPES_HELP}\n`);
-    }
+    process.stderr.write(`${errorLine(err, command)}\n`);
     return exitFor(err);
   }
 }

@@ -26,6 +26,20 @@ export type ErrorCode = keyof typeof ERRORS;
 /** Field path → messages, as in `{"player.uuid": ["must be a UUID"]}`. */
 export type ErrorDetails = Record<string, string[]>;
 
+/**
+ * A 422 summary ("The batch is invalid.") with its first problem named, so that a message shown alone (a log
+ * line, the console's list of rejected uploads, a CLI error) says what to fix: "The batch is invalid:
+ * player.username must be a player name: … (and 1 more problem)". `details` keeps every problem.
+ */
+export function withFirstProblem(summary: string, details: ErrorDetails): string {
+  const entries = Object.entries(details).filter(([, messages]) => messages.length > 0);
+  const first = entries[0];
+  if (!first) return summary;
+  const more = entries.reduce((n, [, messages]) => n + messages.length, 0) - 1;
+  const problem = `${first[0]} ${first[1][0]}`.replace(/\.$/, '');
+  return `${summary.replace(/\.$/, '')}: ${problem}${more > 0 ? ` (and ${more} more problem${more > 1 ? 's' : ''})` : ''}.`;
+}
+
 /** An expected failure with a registered code; the error handler turns it into the wire shape. */
 export class AppError extends Error {
   readonly status: number;
@@ -35,7 +49,14 @@ export class AppError extends Error {
     readonly details?: ErrorDetails,
     options?: { cause?: unknown; headers?: Record<string, string> },
   ) {
-    super(message ?? ERRORS[code].message, options?.cause === undefined ? undefined : { cause: options.cause });
+    const text = message ?? ERRORS[code].message;
+    // Only a summary gets its first problem: a message that already says what is wrong stays as it is.
+    super(
+      code === 'INVALID_PAYLOAD' && details !== undefined && / is invalid\.$/.test(text)
+        ? withFirstProblem(text, details)
+        : text,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'AppError';
     this.status = ERRORS[code].status;
     this.headers = options?.headers;

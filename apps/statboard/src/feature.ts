@@ -97,7 +97,16 @@ export interface Command {
    */
   readonly usage: string;
   /** Calls the services with the request body the admin API would take; the actor is the CLI. */
-  run(services: Services, values: CliValues): Promise<CliResult>;
+  run(services: Services, values: CliValues, context: CommandContext): Promise<CliResult>;
+}
+
+/** What a command knows of where it runs, beyond the services. */
+export interface CommandContext {
+  /**
+   * The service's address (PUBLIC_URL) when the command runs on the configured database, for the lines that say
+   * where to go next; null when it runs on services it was given (tests).
+   */
+  readonly publicUrl: string | null;
 }
 
 export interface Feature {

@@ -12,7 +12,7 @@ import { MetricsListener } from './metrics/listener.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { HistoryFolder } from './modules/history/fold.ts';
 import { Pruner } from './modules/retention/pruner.ts';
-import { ensureStartupBootstrapToken } from './modules/setup/startup.ts';
+import { ensureStartupBootstrapToken, warnAboutLoopbackPublicUrl } from './modules/setup/startup.ts';
 import { WebhookDispatcher } from './modules/webhooks/dispatcher.ts';
 import { buildServices } from './services.ts';
 
@@ -36,9 +36,25 @@ function createLogger(config: Config) {
   );
 }
 
+/** Why the service cannot listen on HOST:PORT, in one line that says what to change. */
+function listenProblem(err: unknown, config: Config): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  const where = `port ${config.port} on ${config.host}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return `${where} is in use: is another Statboard running? Stop it, or set PORT (or HOST) to listen elsewhere.`;
+    case 'EACCES':
+      return `${where} needs privileges this process lacks: set PORT to 1024 or above (and put a reverse proxy in front).`;
+    case 'EADDRNOTAVAIL':
+      return `${config.host} is not an address of this machine: set HOST to one of its addresses (or 0.0.0.0).`;
+    default:
+      return `cannot listen on ${where}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
 /**
- * loadConfig → open and migrate the database → buildApp → listen; SIGTERM/SIGINT drain and close within
- * SHUTDOWN_TIMEOUT_SECONDS.
+ * loadConfig → open and migrate the database → buildApp → listen → bootstrap tokens and background work;
+ * SIGTERM/SIGINT drain and close within SHUTDOWN_TIMEOUT_SECONDS.
  */
 async function main(): Promise<void> {
   boundHeapGrowth();
@@ -96,7 +112,6 @@ async function main(): Promise<void> {
     { database: db.kind === 'pg' ? 'postgresql' : `embedded (PGlite) in ${config.dataDir}` },
     'database ready',
   );
-  await ensureStartupBootstrapToken(services, config, logger);
   const folder = new HistoryFolder(db, config.historyRetentionDays, logger);
   folder.start();
   const pruner = new Pruner(db, services.sessions, config.eventRetentionDays, logger);
@@ -142,7 +157,22 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void close('SIGTERM'));
   process.on('SIGINT', () => void close('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // One line and exit 2 (a configuration problem), before any token is made or printed.
+    process.stderr.write(`${listenProblem(err, config)}\n`);
+    closing = true;
+    await Promise.allSettled([folder.stop(), pruner.stop(), dispatcher.stop()]);
+    await app.close().catch(() => undefined);
+    await metricsListener?.close().catch(() => undefined);
+    await bus.close().catch(() => undefined);
+    await db.close().catch(() => undefined);
+    process.exit(2);
+  }
+  warnAboutLoopbackPublicUrl(config, logger);
+  // A stop asked for while it started needs no token any more.
+  if (!closing) await ensureStartupBootstrapToken(services, config, logger);
 }
 
 await main();

@@ -14,6 +14,16 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { components, paths } from './schema.ts';
 
+export {
+  DAMAGE_PER_HEART,
+  type FormatStatValueOptions,
+  formatStatValue,
+  STAT_UNIT_LABELS,
+  STAT_UNITS,
+  type StatUnit,
+  type StatValueStyle,
+  TICKS_PER_SECOND,
+} from './format.ts';
 export type { components, operations, paths } from './schema.ts';
 
 /** Every named shape of the API: `Schemas['ApiKey']`, `Schemas['Server']`, … */

@@ -413,7 +413,7 @@ export type paths = {
             cookie?: never;
         };
         get?: never;
-        /** Changes a statistic's visibility, display name or sort order (omitted fields are kept) */
+        /** Changes a statistic's visibility, display name, unit or sort order (omitted fields are kept; a null name or unit goes back to the default) */
         put: operations["adminUpdateStat"];
         post?: never;
         delete?: never;
@@ -758,7 +758,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Public statistics: key, display name, category and sort order, by key */
+        /** Public statistics: key, display name, category, sort order and unit, by key */
         get: operations["listStats"];
         put?: never;
         post?: never;
@@ -863,6 +863,10 @@ export type components = {
             needs_bootstrap: boolean;
             /** @description What the role allows in that workspace (empty without a role): the console's rules */
             permissions: ("read" | "read:users" | "write:players" | "write:config" | "write:users" | "grant:owner")[];
+            /** @description PUBLIC_URL: the service's address for others, as the mod's config gives it */
+            public_url: string;
+            /** @description PUBLIC_URL names the machine it is used on: players' clients cannot reach it */
+            public_url_loopback: boolean;
             role: ("owner" | "admin" | "analyst" | "readonly") | null;
             /** @description The workspace the session acts in: the one chosen (PUT /admin/me/workspace), else the oldest */
             workspace_id: string | null;
@@ -974,9 +978,12 @@ export type components = {
         PublicStat: {
             /** @description The key's first segment (`minecraft.custom` of `minecraft.custom:…`) */
             category: string;
-            display_name: string | null;
+            /** @description The admin's name for it, else the game's own English name for `minecraft` statistics ("Time Played", "Stone Mined"), else the key */
+            display_name: string;
             key: string;
             sort_order: "asc" | "desc";
+            /** @description `ticks`: time, 20 per second; `cm`: distance in centimeters; `damage`: tenths of a health point (20 health points are 10 hearts); `count`: a plain number */
+            unit: "ticks" | "cm" | "damage" | "count";
         };
         Season: {
             active: boolean;
@@ -1008,12 +1015,19 @@ export type components = {
             category: string | null;
             /** Format: date-time */
             created_at: string;
-            display_name: string | null;
+            /** @description The admin's name for it, else the game's own English name for `minecraft` statistics ("Time Played", "Stone Mined"), else the key */
+            display_name: string;
+            /** @description True until an admin names it */
+            display_name_is_default: boolean;
             /** Format: uuid */
             id: string;
             key: string;
             public: boolean;
             sort_order: "asc" | "desc";
+            /** @description `ticks`: time, 20 per second; `cm`: distance in centimeters; `damage`: tenths of a health point (20 health points are 10 hearts); `count`: a plain number */
+            unit: "ticks" | "cm" | "damage" | "count";
+            /** @description True until an admin sets it: the unit follows from the key */
+            unit_is_default: boolean;
             /** Format: date-time */
             updated_at: string;
         };
@@ -1110,6 +1124,13 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "ok";
+                        /** @description With a key that uploads: why its uploads would be refused although the connection works (absent when nothing stands in the way) */
+                        warnings?: {
+                            /** @description What would refuse every upload */
+                            code: "NO_ACTIVE_SEASON" | "SEASON_NOT_ALLOWED" | "NO_ENABLED_SERVER" | "NO_ALLOWED_SERVER";
+                            /** @description A sentence for the player or operator: what is wrong and what to do */
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2770,6 +2791,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The statistic's key, or its id */
                 key: string;
             };
             cookie?: never;
@@ -2780,6 +2802,7 @@ export interface operations {
                     display_name?: string | null;
                     public?: boolean;
                     sort_order?: "asc" | "desc";
+                    unit?: ("ticks" | "cm" | "damage" | "count") | null;
                 };
             };
         };

@@ -1,5 +1,5 @@
 import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
-import { matchPath, NavLink, useLocation, useNavigate } from 'react-router';
+import { Link, matchPath, NavLink, useLocation, useNavigate } from 'react-router';
 import { ROLE_LABEL } from '../api.ts';
 import { NAV_GROUPS, PAGES } from '../pages.ts';
 import { Loading } from '../ui/ui.tsx';
@@ -73,6 +73,10 @@ export function Shell({ children }: { children: ReactNode }) {
         </a>
         <div className="who">
           <WorkspacePicker />
+          {/* A token made for a workspace (the CLI's bootstrap-token --workspace) adds it to the user's. */}
+          <Link className="join-link" to="/setup">
+            Join a workspace with a token
+          </Link>
           <span className="muted">
             {me.display_name}
             {me.role ? ` · ${ROLE_LABEL[me.role]}` : ''}

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext } from 'react';
 import { api, ok, type Permission, type Schemas, StatboardError } from '../api.ts';
 
@@ -46,12 +46,28 @@ export function useChooseWorkspace() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => ok(api.PUT('/api/v1/admin/me/workspace', { body: { id } })),
-    onSuccess: async (me) => {
-      queryClient.setQueryData(ME_KEY, me);
-      await queryClient.resetQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });
-    },
+    onSuccess: (me) => showWorkspace(queryClient, me),
     onError: () => queryClient.invalidateQueries({ queryKey: ME_KEY }),
   });
+}
+
+/** `me`, the answer to a choice of workspace, becomes who is signed in; every page reads its data again. */
+async function showWorkspace(queryClient: QueryClient, me: Me): Promise<void> {
+  queryClient.setQueryData(ME_KEY, me);
+  await queryClient.resetQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });
+}
+
+/**
+ * After a bootstrap token made the user owner of `workspaceId`: act in it, so the console shows the workspace just
+ * joined. The token is redeemed whatever happens here, so a refused choice is no failure of the form: who is
+ * signed in is read again, and the console shows what the service says.
+ */
+export async function enterWorkspace(queryClient: QueryClient, workspaceId: string): Promise<void> {
+  try {
+    await showWorkspace(queryClient, await ok(api.PUT('/api/v1/admin/me/workspace', { body: { id: workspaceId } })));
+  } catch {
+    await queryClient.invalidateQueries({ queryKey: ME_KEY });
+  }
 }
 
 export function SessionProvider({ me, children }: { me: Me; children: ReactNode }) {

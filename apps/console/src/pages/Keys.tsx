@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, ok, type Schemas } from '../api.ts';
-import { useCan } from '../app/session.tsx';
+import { useCan, useMe } from '../app/session.tsx';
 import { useSeasons, useServers } from '../queries.ts';
 import { DialogForm, RevealSecretDialog } from '../ui/forms.tsx';
 import {
@@ -503,9 +503,9 @@ function RotateDialog({
   );
 }
 
-/** The mod's config file for a client key: the service's URL and the key. */
-function modConfig(secret: string): string {
-  return `${JSON.stringify({ api: { url: location.origin, key: secret } }, null, 2)}\n`;
+/** The mod's config file for a client key: the service's address for players (PUBLIC_URL) and the key. */
+function modConfig(url: string, secret: string): string {
+  return `${JSON.stringify({ api: { url, key: secret } }, null, 2)}\n`;
 }
 
 /** The secret, once: copy it (and, for client keys, the mod's config) before closing. */
@@ -519,11 +519,12 @@ function RevealDialog({
   onClose: () => void;
 }) {
   const id = useId();
+  const me = useMe();
   const key = revealed?.key;
   const allowedServers = key?.server_restrictions.length
     ? servers.filter((s) => key.server_restrictions.includes(s.id))
     : null;
-  const config = revealed ? modConfig(revealed.secret) : '';
+  const config = revealed ? modConfig(me.public_url, revealed.secret) : '';
   return (
     <RevealSecretDialog
       title={revealed?.rotatedFrom ? 'Your new key' : 'Your key is ready'}
@@ -539,6 +540,16 @@ function RevealDialog({
             Put this in <code>config/hm-stats.json</code> on each player’s client (or enter the URL and key in the mod’s
             settings), then restart the game.
           </p>
+          {me.public_url_loopback ? (
+            <div className="notice warn" id={`${id}-loopback`}>
+              <p>
+                <strong>Players cannot reach {me.public_url}.</strong> On a player's computer, 127.0.0.1 and localhost
+                mean that computer itself, not this service. Set <code>PUBLIC_URL</code> to the address players use (for
+                example <code>https://stats.example.com</code>), restart the service, and put that address in the config
+                as <code>url</code>.
+              </p>
+            </div>
+          ) : null}
           <label htmlFor={`${id}-config`}>config/hm-stats.json</label>
           <textarea
             id={`${id}-config`}
@@ -546,6 +557,7 @@ function RevealDialog({
             readOnly
             rows={7}
             value={config}
+            aria-describedby={me.public_url_loopback ? `${id}-loopback` : undefined}
             onFocus={(e) => e.target.select()}
           />
           <div className="form-actions">

@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, ok } from '../api.ts';
 import { useSeasons, useStatDefinitions } from '../queries.ts';
-import { Empty, ErrorNotice, formatNumber, Loading, PageHeader, When } from '../ui/ui.tsx';
+import { StatPicker, TIME_PLAYED } from '../ui/stat-picker.tsx';
+import { StatValue } from '../ui/stat-value.tsx';
+import { Empty, ErrorNotice, Loading, PageHeader, When } from '../ui/ui.tsx';
 
 const PER_PAGE = 25;
 
@@ -10,10 +12,14 @@ export function Leaderboards() {
   const [params, setParams] = useSearchParams();
   const seasons = useSeasons();
   const stats = useStatDefinitions();
-  const publicStats = (stats.data?.data ?? []).filter((d) => d.public).sort((a, b) => a.key.localeCompare(b.key));
+  const publicStats = (stats.data?.data ?? [])
+    .filter((d) => d.public)
+    .sort((a, b) => a.display_name.localeCompare(b.display_name));
   const season =
     params.get('season') ?? seasons.data?.data.find((s) => s.active)?.slug ?? seasons.data?.data[0]?.slug ?? '';
-  const stat = params.get('stat') ?? publicStats[0]?.key ?? '';
+  const stat = params.get('stat') ?? (publicStats.find((d) => d.key === TIME_PLAYED) ?? publicStats[0])?.key ?? '';
+  const definition = publicStats.find((d) => d.key === stat);
+  const unit = definition?.unit ?? 'count';
   const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
   const board = useQuery({
     queryKey: ['leaderboard', season, stat, page],
@@ -46,16 +52,7 @@ export function Leaderboards() {
             ))}
           </select>
         </label>
-        <label>
-          Statistic
-          <select value={stat} onChange={(e) => set({ stat: e.target.value })}>
-            {publicStats.map((d) => (
-              <option key={d.id} value={d.key}>
-                {d.display_name ?? d.key}
-              </option>
-            ))}
-          </select>
-        </label>
+        <StatPicker label="Statistic" stats={publicStats} value={stat} onChange={(key) => set({ stat: key })} />
       </div>
       <ErrorNotice error={seasons.error ?? stats.error ?? board.error} />
       {seasons.isPending || stats.isPending || (board.isPending && board.fetchStatus !== 'idle') ? (
@@ -70,7 +67,7 @@ export function Leaderboards() {
         <div className="table-wrap">
           <table>
             <caption className="visually-hidden">
-              {stat} in {season}, page {page}
+              {definition?.display_name ?? stat} in {season}, page {page}
             </caption>
             <thead>
               <tr>
@@ -91,7 +88,9 @@ export function Leaderboards() {
                   <th scope="row">
                     <Link to={`/players/${e.player.uuid}`}>{e.player.username}</Link>
                   </th>
-                  <td className="num">{formatNumber(e.value)}</td>
+                  <td className="num">
+                    <StatValue value={e.value} unit={unit} />
+                  </td>
                   <td>
                     <When at={e.updated_at} />
                   </td>

@@ -1,10 +1,13 @@
+import { formatStatValue } from '@statboard/sdk/format';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, ok, StatboardError } from '../api.ts';
-import { useStatDefinitions } from '../queries.ts';
+import { useStatLabels } from '../queries.ts';
 import { Chart } from '../ui/charts.tsx';
-import { ago, Empty, ErrorNotice, formatNumber, Loading, PageHeader } from '../ui/ui.tsx';
+import { StatPicker, TIME_PLAYED } from '../ui/stat-picker.tsx';
+import { StatValue } from '../ui/stat-value.tsx';
+import { ago, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 
@@ -15,11 +18,16 @@ export function Player() {
     queryFn: () =>
       ok(api.GET('/api/v1/admin/players/{player}/stats', { params: { path: { player: uuid }, query: {} } })),
   });
-  const definitions = useStatDefinitions();
+  const labels = useStatLabels();
   const [chosen, setChosen] = useState<string | null>(null);
-  const values = [...(stats.data?.stats ?? [])].sort((a, b) => a.key.localeCompare(b.key));
-  const stat = chosen ?? values[0]?.key ?? null;
-  const label = (key: string) => definitions.data?.data.find((d) => d.key === key)?.display_name ?? key;
+  const label = (key: string) => labels(key).name;
+  const values = [...(stats.data?.stats ?? [])].sort(
+    (a, b) => label(a.key).localeCompare(label(b.key)) || a.key.localeCompare(b.key),
+  );
+  const stat = chosen ?? (values.find((v) => v.key === TIME_PLAYED) ?? values[0])?.key ?? null;
+  const unit = stat ? labels(stat).unit : 'count';
+  // The chart's summary is read out instead of the picture: units spelt out.
+  const spoken = (v: number) => formatStatValue(v, unit, { style: 'long' });
   const season = stats.data?.season;
   const history = useQuery({
     queryKey: ['history', uuid, stat],
@@ -92,7 +100,9 @@ export function Player() {
                             {label(v.key)}
                           </button>
                         </th>
-                        <td className="num">{formatNumber(v.value)}</td>
+                        <td className="num">
+                          <StatValue value={v.value} unit={labels(v.key).unit} />
+                        </td>
                         <td className="small">
                           <span title={v.updated_at}>{ago(v.updated_at)}</span>
                         </td>
@@ -105,6 +115,14 @@ export function Player() {
           </section>
           <section aria-labelledby="detail-heading">
             <h2 id="detail-heading">{stat ? label(stat) : 'History'}</h2>
+            {values.length > 0 ? (
+              <StatPicker
+                label="Statistic"
+                stats={values.map((v) => ({ key: v.key, display_name: label(v.key) }))}
+                value={stat ?? ''}
+                onChange={setChosen}
+              />
+            ) : null}
             {rank.data ? (
               <p>
                 Rank <strong>{rank.data.entry.rank.toLocaleString()}</strong> of {rank.data.total.toLocaleString()} in{' '}
@@ -130,8 +148,9 @@ export function Player() {
                 title="Value over the last 30 days"
                 kind="lines"
                 labels={points.map((p) => dayFormat.format(new Date(p.at)))}
+                unit={unit}
                 series={[{ label: stat ? label(stat) : 'Value', tone: 's2', values: points.map((p) => p.value) }]}
-                summary={`${stat ? label(stat) : 'The value'} went from ${formatNumber(points[0]!.value)} to ${formatNumber(points.at(-1)!.value)} over the last 30 days.`}
+                summary={`${stat ? label(stat) : 'The value'} went from ${spoken(points[0]!.value)} to ${spoken(points.at(-1)!.value)} over the last 30 days.`}
               />
             ) : stat ? (
               <Empty>No change recorded in the last 30 days.</Empty>

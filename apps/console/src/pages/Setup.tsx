@@ -1,29 +1,28 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { api, ok } from '../api.ts';
-import { ME_KEY, type Me, signOut } from '../app/session.tsx';
-import { ErrorNotice } from '../ui/ui.tsx';
+import { useEffect } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { type Me, signOut } from '../app/session.tsx';
+import { TokenForm } from '../app/token-form.tsx';
+
+const signOutButton = (
+  <button type="button" onClick={() => void signOut()}>
+    Sign out
+  </button>
+);
 
 /**
  * A signed-in user before the workspace exists: the bootstrap form. After it exists, a user without a role is told
- * how to get one.
+ * how to get one: from an owner or admin, or with a bootstrap token for a workspace (one made with the CLI).
  */
 export function SetupPage({ me }: { me: Me }) {
-  const queryClient = useQueryClient();
-  const [token, setToken] = useState('');
-  const [name, setName] = useState('');
+  const navigate = useNavigate();
+  const location = useLocation();
+  // In: from `/setup` (where the CLI and the log send people) to the overview; from any other page, that page.
+  const enter = () => {
+    if (location.pathname === '/setup') navigate('/', { replace: true });
+  };
   useEffect(() => {
     document.title = `${me.needs_bootstrap ? 'Set up' : 'No access'} · Statboard`;
   }, [me.needs_bootstrap]);
-  const bootstrap = useMutation({
-    mutationFn: () =>
-      ok(
-        api.POST('/api/v1/setup/bootstrap', {
-          body: { token: token.trim(), ...(name.trim() ? { workspace_name: name.trim() } : {}) },
-        }),
-      ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ME_KEY }),
-  });
   if (!me.needs_bootstrap) {
     return (
       <main className="standalone" id="main">
@@ -37,9 +36,12 @@ export function SetupPage({ me }: { me: Me }) {
           <p className="small muted">
             If they cannot find you by email, give them your user id: <code>{me.id}</code>
           </p>
-          <button type="button" onClick={() => void signOut()}>
-            Sign out
-          </button>
+          <h2>Have a bootstrap token?</h2>
+          <p>
+            A workspace made with the CLI has no owner until someone enters a token made for it. Enter it here to become
+            its owner.
+          </p>
+          <TokenForm submit="Join workspace" pending="Joining…" extra={signOutButton} onDone={enter} />
         </div>
       </main>
     );
@@ -52,46 +54,7 @@ export function SetupPage({ me }: { me: Me }) {
           Welcome, {me.display_name}. Create your workspace: you become its owner, and can then register your servers,
           start a season and create the key the mod uploads with.
         </p>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            bootstrap.mutate();
-          }}
-        >
-          <label htmlFor="bootstrap-token">Bootstrap token</label>
-          <input
-            id="bootstrap-token"
-            name="token"
-            autoComplete="off"
-            spellCheck={false}
-            required
-            value={token}
-            onChange={(e) => setToken(e.target.value)}
-            aria-describedby="bootstrap-token-help"
-          />
-          <p id="bootstrap-token-help" className="small muted">
-            The service printed it in its log at its first start (the line <code>bootstrap token: …</code>), or set it
-            with <code>BOOTSTRAP_TOKEN</code>. A new one: <code>npx statboard bootstrap-token</code>.
-          </p>
-          <label htmlFor="workspace-name">Workspace name (optional)</label>
-          <input
-            id="workspace-name"
-            name="workspace_name"
-            maxLength={120}
-            placeholder="My Network"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-          <ErrorNotice error={bootstrap.error} title="The workspace was not created" />
-          <div className="form-actions">
-            <button type="submit" className="primary" disabled={bootstrap.isPending}>
-              {bootstrap.isPending ? 'Creating…' : 'Create workspace'}
-            </button>
-            <button type="button" onClick={() => void signOut()}>
-              Sign out
-            </button>
-          </div>
-        </form>
+        <TokenForm submit="Create workspace" pending="Creating…" withName extra={signOutButton} onDone={enter} />
       </div>
     </main>
   );

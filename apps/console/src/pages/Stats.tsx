@@ -1,9 +1,11 @@
+import { STAT_UNIT_LABELS, STAT_UNITS, type StatUnit } from '@statboard/sdk/format';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { api, ok, type Schemas } from '../api.ts';
 import { useCan } from '../app/session.tsx';
 import { useStatDefinitions } from '../queries.ts';
 import { DialogForm } from '../ui/forms.tsx';
+import { byGroupAndName, matchesStat } from '../ui/stat-picker.tsx';
 import { Badge, Dialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
 
 type Definition = Schemas['StatDefinition'];
@@ -13,17 +15,15 @@ export function Stats() {
   const stats = useStatDefinitions();
   const [filter, setFilter] = useState('');
   const [editing, setEditing] = useState<Definition | null>(null);
-  const shown = useMemo(() => {
-    const q = filter.trim().toLowerCase();
-    return (stats.data?.data ?? []).filter(
-      (d) => q === '' || d.key.toLowerCase().includes(q) || (d.display_name ?? '').toLowerCase().includes(q),
-    );
-  }, [stats.data, filter]);
+  const shown = useMemo(
+    () => (stats.data?.data ?? []).filter((d) => matchesStat(d, filter.trim())).sort(byGroupAndName),
+    [stats.data, filter],
+  );
   return (
     <>
       <PageHeader
         title="Statistics"
-        description="Every statistic the mod has uploaded. Public ones have leaderboards and appear in website reads; the sort order says whether more or less ranks first."
+        description="Every statistic the mod has uploaded, named after the game until you name it. Public ones have leaderboards and appear in website reads; the unit says how values are written; the sort order says whether more or less ranks first."
       />
       <div className="filters">
         <label>
@@ -32,7 +32,7 @@ export function Stats() {
             type="search"
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
-            placeholder="minecraft.custom:…"
+            placeholder="Name or key: time played, stone…"
           />
         </label>
       </div>
@@ -49,7 +49,8 @@ export function Stats() {
             <thead>
               <tr>
                 <th scope="col">Statistic</th>
-                <th scope="col">Display name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Unit</th>
                 <th scope="col">Visibility</th>
                 <th scope="col">Ranks first</th>
                 {canCurate ? (
@@ -63,14 +64,25 @@ export function Stats() {
               {shown.map((d) => (
                 <tr key={d.id}>
                   <th scope="row">
-                    <code>{d.key}</code>
+                    {d.display_name}
+                    {d.display_name_is_default ? null : <span className="small muted"> (renamed)</span>}
                   </th>
-                  <td>{d.display_name ?? <span className="muted">—</span>}</td>
+                  <td>
+                    <code className="small">{d.key}</code>
+                  </td>
+                  <td>
+                    {STAT_UNIT_LABELS[d.unit]}
+                    {d.unit_is_default ? null : <span className="small muted"> (set)</span>}
+                  </td>
                   <td>{d.public ? <Badge tone="good">public</Badge> : <Badge>private</Badge>}</td>
                   <td>{d.sort_order === 'desc' ? 'the highest' : 'the lowest'}</td>
                   {canCurate ? (
                     <td className="row-actions">
-                      <button type="button" onClick={() => setEditing(d)} aria-label={`Edit ${d.key}`}>
+                      <button
+                        type="button"
+                        onClick={() => setEditing(d)}
+                        aria-label={`Edit ${d.display_name} (${d.key})`}
+                      >
                         Edit
                       </button>
                     </td>
@@ -81,7 +93,11 @@ export function Stats() {
           </table>
         </div>
       )}
-      <Dialog title={`Edit ${editing?.key ?? 'statistic'}`} open={editing !== null} onClose={() => setEditing(null)}>
+      <Dialog
+        title={`Edit ${editing?.display_name ?? 'statistic'}`}
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+      >
         {editing ? <DefinitionForm definition={editing} onDone={() => setEditing(null)} /> : null}
       </Dialog>
     </>
@@ -91,7 +107,9 @@ export function Stats() {
 function DefinitionForm({ definition, onDone }: { definition: Definition; onDone: () => void }) {
   const id = useId();
   const queryClient = useQueryClient();
-  const [displayName, setDisplayName] = useState(definition.display_name ?? '');
+  // Empty: the default name (the game's, else the key); 'default': the unit that follows from the key.
+  const [displayName, setDisplayName] = useState(definition.display_name_is_default ? '' : definition.display_name);
+  const [unit, setUnit] = useState<StatUnit | 'default'>(definition.unit_is_default ? 'default' : definition.unit);
   const [isPublic, setPublic] = useState(definition.public);
   const [order, setOrder] = useState(definition.sort_order);
   const save = useMutation({
@@ -101,6 +119,7 @@ function DefinitionForm({ definition, onDone }: { definition: Definition; onDone
           params: { path: { key: definition.key } },
           body: {
             display_name: displayName.trim() === '' ? null : displayName.trim(),
+            unit: unit === 'default' ? null : unit,
             public: isPublic,
             sort_order: order,
           },
@@ -120,14 +139,37 @@ function DefinitionForm({ definition, onDone }: { definition: Definition; onDone
       submitLabel="Save changes"
       onCancel={onDone}
     >
+      <p className="small muted">
+        <code>{definition.key}</code>
+      </p>
       <label htmlFor={`${id}-name`}>Display name</label>
-      <input
-        id={`${id}-name`}
-        maxLength={255}
-        value={displayName}
-        onChange={(e) => setDisplayName(e.target.value)}
-        placeholder="Blocks mined"
-      />
+      <div className="copy-row">
+        <input
+          id={`${id}-name`}
+          maxLength={255}
+          value={displayName}
+          onChange={(e) => setDisplayName(e.target.value)}
+          placeholder={definition.display_name_is_default ? definition.display_name : 'The default name'}
+          aria-describedby={`${id}-name-help`}
+        />
+        <button type="button" disabled={displayName === ''} onClick={() => setDisplayName('')}>
+          Use the default name
+        </button>
+      </div>
+      <p id={`${id}-name-help`} className="small muted">
+        Empty: the game’s own English name for Minecraft statistics, else the key.
+      </p>
+      <label htmlFor={`${id}-unit`}>Unit</label>
+      <select id={`${id}-unit`} value={unit} onChange={(e) => setUnit(e.target.value as StatUnit | 'default')}>
+        <option value="default">
+          Default{definition.unit_is_default ? ` (${STAT_UNIT_LABELS[definition.unit]})` : ': follows from the key'}
+        </option>
+        {STAT_UNITS.map((u) => (
+          <option key={u} value={u}>
+            {STAT_UNIT_LABELS[u]}
+          </option>
+        ))}
+      </select>
       <label className="choice">
         <input type="checkbox" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} />
         Public: has a leaderboard and appears in website reads

@@ -1,3 +1,4 @@
+import { formatStatValue, type StatUnit, TICKS_PER_SECOND } from '@statboard/sdk/format';
 import { useId } from 'react';
 
 export interface Series {
@@ -9,14 +10,22 @@ export interface Series {
 
 const W = 720;
 const H = 220;
-const PAD = { top: 14, right: 14, bottom: 30, left: 64 };
-const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
-
-function niceMax(n: number): number {
-  if (n <= 4) return 4;
+// Room on the left for axis labels with units ("30 min", "2,000 km").
+const PAD = { top: 14, right: 14, bottom: 30, left: 84 };
+/** The smallest of 1, 2, 2.5, 5 times a power of ten that is at least `n`. */
+function roundUp(n: number): number {
   const p = 10 ** Math.floor(Math.log10(n));
   for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= n) return m * p;
   return 10 * p;
+}
+
+/** The top of the axis: a round number in what people read (hours of play, not 72,000 ticks). */
+function niceMax(n: number, unit: StatUnit): number {
+  if (unit !== 'ticks') return n <= 4 ? 4 : roundUp(n);
+  const seconds = n / TICKS_PER_SECOND;
+  if (seconds <= 0) return 60 * TICKS_PER_SECOND;
+  const scale = seconds < 60 ? 1 : seconds < 3600 ? 60 : seconds < 172_800 ? 3600 : 86_400;
+  return roundUp(seconds / scale) * scale * TICKS_PER_SECOND;
 }
 
 /**
@@ -29,6 +38,7 @@ export function Chart({
   series,
   kind,
   summary,
+  unit = 'count',
 }: {
   title: string;
   /** One label per bucket (its time, written for people). */
@@ -37,6 +47,8 @@ export function Chart({
   kind: 'bars' | 'lines';
   /** One sentence saying what the chart shows, read by screen readers instead of the picture. */
   summary: string;
+  /** What the values count: axes, tooltips and the table of numbers are written in it. */
+  unit?: StatUnit;
 }) {
   const id = useId();
   const n = labels.length;
@@ -44,7 +56,7 @@ export function Chart({
   const innerH = H - PAD.top - PAD.bottom;
   const totals = labels.map((_, i) => series.reduce((s, x) => s + (x.values[i] ?? 0), 0));
   const peak = kind === 'bars' ? Math.max(0, ...totals) : Math.max(0, ...series.flatMap((s) => s.values));
-  const max = niceMax(peak);
+  const max = niceMax(peak, unit);
   const x = (i: number) => PAD.left + (n <= 1 ? innerW / 2 : (i * innerW) / n);
   const y = (v: number) => PAD.top + innerH - (v / max) * innerH;
   const band = innerW / Math.max(1, n);
@@ -67,7 +79,7 @@ export function Chart({
           <g key={t}>
             <line className="grid" x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} />
             <text className="axis" x={PAD.left - 8} y={y(t) + 6} textAnchor="end">
-              {compact.format(t)}
+              {formatStatValue(t, unit, { style: 'axis' })}
             </text>
           </g>
         ))}
@@ -96,7 +108,9 @@ export function Chart({
                         width={band * 0.7}
                         y={top}
                         height={Math.max(h, 1)}
-                      />
+                      >
+                        <title>{`${l}, ${s.label}: ${formatStatValue(v, unit)}`}</title>
+                      </rect>
                     ) : null;
                   })}
                 </g>
@@ -112,7 +126,9 @@ export function Chart({
                 {n <= 40
                   ? s.values.map((v, i) => (
                       // biome-ignore lint/suspicious/noArrayIndexKey: one dot per bucket, in order
-                      <circle key={i} className={`dot ${s.tone}`} cx={x(i) + band / 2} cy={y(v)} r={4} />
+                      <circle key={i} className={`dot ${s.tone}`} cx={x(i) + band / 2} cy={y(v)} r={4}>
+                        <title>{`${labels[i]}, ${s.label}: ${formatStatValue(v, unit)}`}</title>
+                      </circle>
                     ))
                   : null}
               </g>
@@ -139,7 +155,7 @@ export function Chart({
                   <th scope="row">{l}</th>
                   {series.map((s) => (
                     <td key={s.label} className="num">
-                      {(s.values[i] ?? 0).toLocaleString()}
+                      {formatStatValue(s.values[i] ?? 0, unit)}
                     </td>
                   ))}
                 </tr>

@@ -252,8 +252,10 @@ TABLE stat_definitions
   column sort_order text NOT NULL DEFAULT 'desc'::text
   column created_at timestamp with time zone NOT NULL DEFAULT now()
   column updated_at timestamp with time zone NOT NULL DEFAULT now()
+  column unit text
   constraint stat_definitions_pkey PRIMARY KEY (id)
   constraint stat_definitions_sort_order_check CHECK (sort_order = ANY (ARRAY['asc'::text, 'desc'::text]))
+  constraint stat_definitions_unit_check CHECK (unit = ANY (ARRAY['ticks'::text, 'cm'::text, 'damage'::text, 'count'::text]))
   constraint stat_definitions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
   constraint stat_definitions_workspace_id_key_key UNIQUE (workspace_id, key)
   index CREATE UNIQUE INDEX stat_definitions_pkey ON public.stat_definitions USING btree (id)

@@ -134,4 +134,46 @@ describe('a workspace made with the CLI gets its owner through the normal login'
     expect(await list('other-realm')).toBe('admin');
     expect(await list('my-server')).toBe('owner');
   });
+
+  it('an owner of one workspace redeems a --workspace token for another: owner of both, the first still theirs', async () => {
+    const third = await run('workspace', 'create', '--name', 'Third Realm');
+    const thirdId = (third.json.data as { id: string }).id;
+    const token = (await run('bootstrap-token', '--workspace', 'third-realm')).json.token as string;
+    // The owner of my-server is signed in with a role: the setup route takes the token all the same.
+    expect((await owner.app('GET', '/api/v1/admin/me')).json()).toMatchObject({
+      role: 'owner',
+      needs_bootstrap: false,
+    });
+    const res = await owner.app('POST', '/api/v1/setup/bootstrap', { body: { token } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toEqual({ data: { workspace_id: thirdId, role: 'owner' } });
+    const roleIn = async (ws: string) =>
+      ((await run('user', 'list', '--workspace', ws)).json.data as { email: string; role: string }[]).find(
+        (u) => u.email === 'op@example.com',
+      )?.role;
+    expect(await roleIn('third-realm')).toBe('owner');
+    expect(await roleIn('my-server')).toBe('owner');
+  });
+});
+
+describe('/admin/me gives the console the address players use (PUBLIC_URL)', () => {
+  it('with whether it is loopback (players cannot reach it)', async () => {
+    const reachable = new Browser(w);
+    await reachable.login('public@example.com');
+    expect((await reachable.app('GET', '/api/v1/admin/me')).json()).toMatchObject({
+      public_url: 'http://statboard.test',
+      public_url_loopback: false,
+    });
+    const local = await createWorld({ env: { PUBLIC_URL: 'http://127.0.0.1:8080' } });
+    try {
+      const b = new Browser(local);
+      await b.login('local@example.com');
+      expect((await b.app('GET', '/api/v1/admin/me')).json()).toMatchObject({
+        public_url: 'http://127.0.0.1:8080',
+        public_url_loopback: true,
+      });
+    } finally {
+      await local.close();
+    }
+  });
 });

@@ -68,6 +68,23 @@ describe('ingest diagnostics', () => {
     expect(body.data[0]!.code).toBe('INVALID_PAYLOAD');
   });
 
+  it('names the first wrong field in the message of a 422, in the answer and in the list of rejections', async () => {
+    const player = '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e';
+    const bad = modBatch({ uuid: player, username: 'Ste\u0007ve' });
+    const res = await upload(bad);
+    expect(res.statusCode).toBe(422);
+    const error = res.json().error as { code: string; message: string; details: Record<string, string[]> };
+    expect(error.code).toBe('INVALID_PAYLOAD');
+    expect(error.message).toMatch(/^The request is invalid: player\.username must be a player name: /);
+    expect(Object.keys(error.details)).toEqual(['player.username']);
+    expect(error.message).toContain(error.details['player.username']![0]);
+
+    const list = (await t.browsers.readonly.app('GET', '/api/v1/admin/ingest/rejections')).json() as {
+      data: RejectionGroup[];
+    };
+    expect(list.data.find((r) => r.player_uuid === player)?.message).toBe(error.message);
+  });
+
   it('gives servers the time of their last accepted upload', async () => {
     const before = (await t.browsers.readonly.app('GET', '/api/v1/admin/servers')).json() as {
       data: { id: string; last_ingest_at: string | null }[];

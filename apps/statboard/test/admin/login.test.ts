@@ -54,6 +54,8 @@ describe('OIDC login against a real provider', () => {
       needs_bootstrap: true,
       permissions: [],
       workspaces: [],
+      public_url: 'http://statboard.test',
+      public_url_loopback: false,
     });
   });
 

@@ -176,11 +176,13 @@ const CHANGES: Change[] = [
       'Stone',
       '--sort-order',
       'asc',
+      '--unit',
+      'cm',
     ],
     http: () => ({
       method: 'PUT',
       url: `/api/v1/admin/stats/${encodeURIComponent(STAT_KEY)}`,
-      body: { display_name: 'Stone', sort_order: 'asc' },
+      body: { display_name: 'Stone', sort_order: 'asc', unit: 'cm' },
     }),
   },
 ];

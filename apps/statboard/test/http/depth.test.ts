@@ -90,11 +90,12 @@ runSecurityMatrix('GET /api/v1/online?server=', () => ctx, {
 });
 
 describe('GET /api/v1/stats', () => {
-  it('lists the public definitions by key with display name, category (first segment) and sort order', async () => {
+  it('lists the public definitions by key with display name, category (first segment), sort order and unit', async () => {
     const { data } = await ok<{ data: Record<string, unknown>[] }>('/api/v1/stats');
     expect(data).toEqual([
-      { key: LOW, display_name: 'Best time', category: 'depth.custom', sort_order: 'asc' },
-      { key: SCORE, display_name: null, category: 'depth.custom', sort_order: 'desc' },
+      { key: LOW, display_name: 'Best time', category: 'depth.custom', sort_order: 'asc', unit: 'count' },
+      // Not the game's namespace: named by its key until an admin names it.
+      { key: SCORE, display_name: SCORE, category: 'depth.custom', sort_order: 'desc', unit: 'count' },
     ]);
   });
 });

@@ -133,4 +133,70 @@ describe("GET /api/health: the mod's connection test", () => {
       expect(res.json().error.code).toBe('INVALID_API_KEY');
     }
   });
+
+  describe('warns, still 200 "ok", when every upload with the key would be refused', () => {
+    const codes = async (secret: string) => {
+      const res = await test(`Bearer ${secret}`);
+      expect(res.statusCode).toBe(200);
+      const body = res.json() as { status: string; warnings?: { code: string; message: string }[] };
+      expect(body.status).toBe('ok');
+      for (const w of body.warnings ?? []) expect(w.message).toMatch(/^[A-Z].{20,}\.$/);
+      return (body.warnings ?? []).map((w) => w.code);
+    };
+
+    it('a new workspace: no server registered, no season active (the keys that do not upload: no warnings)', async () => {
+      const ws = await ctx.services.workspaces.create(ACTOR, { name: 'Fresh' });
+      const client = await ctx.services.keys.create(ACTOR, ws.id, {
+        name: 'mod',
+        type: 'client',
+        scopes: ['ingest:write'],
+      });
+      const website = await ctx.services.keys.create(ACTOR, ws.id, {
+        name: 'site',
+        type: 'website',
+        scopes: ['players:read'],
+      });
+      expect(await codes(client.secret)).toEqual(['NO_ENABLED_SERVER', 'NO_ACTIVE_SEASON']);
+      const body = (await test(`Bearer ${client.secret}`)).json();
+      expect(body.warnings[1].message).toMatch(/No season is active/);
+      expect(body.key).toEqual({ type: 'client', scopes: ['ingest:write'] });
+      expect(await codes(website.secret)).toEqual([]);
+      expect((await test(`Bearer ${website.secret}`)).json()).not.toHaveProperty('warnings');
+
+      await ctx.services.servers.create(ACTOR, ws.id, { hostname: 'play.example.org', port: 25565 });
+      expect(await codes(client.secret)).toEqual(['NO_ACTIVE_SEASON']);
+      await ctx.services.seasons.create(ACTOR, ws.id, { name: 'Season 1', slug: 'season-1', active: true });
+      expect((await test(`Bearer ${client.secret}`)).json()).toEqual({
+        status: 'ok',
+        key: { type: 'client', scopes: ['ingest:write'] },
+      });
+    });
+
+    it('a key whose server restriction matches no enabled server, or whose seasons leave out the active one', async () => {
+      const ws = await ctx.services.workspaces.create(ACTOR, { name: 'Restricted' });
+      const off = await ctx.services.servers.create(ACTOR, ws.id, {
+        hostname: 'old.example.org',
+        port: 25565,
+        enabled: false,
+      });
+      await ctx.services.servers.create(ACTOR, ws.id, { hostname: 'new.example.org', port: 25565 });
+      const past = await ctx.services.seasons.create(ACTOR, ws.id, { name: 'Past', slug: 'past' });
+      await ctx.services.seasons.create(ACTOR, ws.id, { name: 'Now', slug: 'now', active: true });
+      const onOld = await ctx.services.keys.create(ACTOR, ws.id, {
+        name: 'old server',
+        type: 'client',
+        scopes: ['ingest:write'],
+        server_restrictions: [off.id],
+      });
+      expect(await codes(onOld.secret)).toEqual(['NO_ALLOWED_SERVER']);
+      const pastOnly = await ctx.services.keys.create(ACTOR, ws.id, {
+        name: 'past season',
+        type: 'client',
+        scopes: ['ingest:write'],
+        season_restrictions: [past.id],
+      });
+      expect(await codes(pastOnly.secret)).toEqual(['SEASON_NOT_ALLOWED']);
+      expect((await test(`Bearer ${pastOnly.secret}`)).json().warnings[0].message).toMatch(/\(Now\)/);
+    });
+  });
 });

@@ -5,7 +5,7 @@ import { connectionTestRoutes, healthRoutes } from './routes.ts';
 export const healthFeature = {
   name: 'health',
   routes: (s, { limits }) => ({
-    root: [healthRoutes(s.db, ''), connectionTestRoutes(s.db, s.verifier, limits)],
+    root: [healthRoutes(s.db, ''), connectionTestRoutes(s.db, s.verifier, limits, s)],
     v1: [healthRoutes(s.db, 'V1')],
   }),
 } satisfies Feature;

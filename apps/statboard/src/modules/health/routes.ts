@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { AuthKey } from '#src/access/auth-key.ts';
 import { bearerToken } from '#src/access/key-guard.ts';
 import type { KeyVerifier } from '#src/access/key-verifier.ts';
 import type { Db } from '#src/db/types.ts';
@@ -7,6 +8,7 @@ import { AppError } from '#src/errors.ts';
 import { errorResponses } from '#src/http/schemas.ts';
 import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { ping } from './repo.ts';
+import { ConnectionWarning, type UploadReadinessDeps, uploadWarnings } from './upload-readiness.ts';
 
 const Health = Type.Object({ status: Type.Literal('ok') }, { description: 'Healthy' });
 const Unavailable = Type.Object(
@@ -40,9 +42,16 @@ const KeySummary = Type.Object(
 /**
  * `GET /api/health`, outside `/api/v1`: the HM Stats mod's "Test connection" button. Without `Authorization`
  * it says whether the service and its database answer; with a key, also whether the key works and what it may
- * do (an unusable key is 401, and counts as a failed authentication like anywhere else).
+ * do (an unusable key is 401, and counts as a failed authentication like anywhere else), and, for a key that
+ * uploads, `warnings` when every upload would be refused all the same (no active season, no server it may
+ * upload through).
  */
-export function connectionTestRoutes(db: Db, keys: KeyVerifier, limits: RequestLimits): FastifyPluginAsyncTypebox {
+export function connectionTestRoutes(
+  db: Db,
+  keys: KeyVerifier,
+  limits: RequestLimits,
+  workspace: UploadReadinessDeps,
+): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/health',
@@ -54,7 +63,18 @@ export function connectionTestRoutes(db: Db, keys: KeyVerifier, limits: RequestL
           security: [{}, { bearerAuth: [] }],
           response: {
             200: Type.Object(
-              { status: Type.Literal('ok'), key: Type.Optional(KeySummary) },
+              {
+                status: Type.Literal('ok'),
+                key: Type.Optional(KeySummary),
+                warnings: Type.Optional(
+                  Type.Array(ConnectionWarning, {
+                    minItems: 1,
+                    description:
+                      'With a key that uploads: why its uploads would be refused although the connection works ' +
+                      '(absent when nothing stands in the way)',
+                  }),
+                ),
+              },
               { description: 'Healthy' },
             ),
             ...errorResponses(401, 429),
@@ -63,18 +83,20 @@ export function connectionTestRoutes(db: Db, keys: KeyVerifier, limits: RequestL
         },
       },
       async (request, reply) => {
-        let key: { type: string; scopes: string[] } | undefined;
+        let found: AuthKey | null = null;
         if (request.headers.authorization !== undefined) {
           const token = bearerToken(request);
-          const found = token === null ? null : await keys.verify(token);
+          found = token === null ? null : await keys.verify(token);
           if (!found) {
             await limits.authFailure(request);
             throw new AppError('INVALID_API_KEY', undefined, undefined, { headers: { 'WWW-Authenticate': 'Bearer' } });
           }
-          key = { type: found.type, scopes: [...found.scopes].sort() };
         }
         if (!(await databaseAnswers(db))) return reply.code(503).send({ status: 'unavailable' as const });
-        return key ? { status: 'ok' as const, key } : { status: 'ok' as const };
+        if (!found) return { status: 'ok' as const };
+        const key = { type: found.type, scopes: [...found.scopes].sort() };
+        const warnings = await uploadWarnings(found, workspace);
+        return warnings.length > 0 ? { status: 'ok' as const, key, warnings } : { status: 'ok' as const, key };
       },
     );
   };

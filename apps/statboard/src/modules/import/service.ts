@@ -28,6 +28,14 @@ const VALUES_PER_STATEMENT = 50_000;
  */
 const READ_AHEAD_FILES = 32;
 const READ_AHEAD_BYTES = 32 * 1024 * 1024;
+/** Why a world's stats/ folder cannot be read, in words, by error code. */
+const FOLDER_PROBLEM: Record<string, string> = {
+  ENOENT: 'no such folder',
+  ENOTDIR: 'not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ELOOP: 'too many symbolic links',
+};
 /** Statistic ids remembered between transactions (a world's statistics are a few thousand). */
 const MAX_REMEMBERED_DEFINITIONS = 50_000;
 
@@ -88,7 +96,7 @@ export class ImportService {
       names = (await readdir(statsDir)).filter((n) => n.endsWith('.json')).sort();
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      throw new AppError('INVALID_PAYLOAD', `Cannot read the folder ${statsDir} (${code}).`, {
+      throw new AppError('INVALID_PAYLOAD', `Cannot read ${statsDir}: ${FOLDER_PROBLEM[code] ?? code}.`, {
         world: ['must be a world folder with a stats/ folder'],
       });
     }

@@ -4,6 +4,7 @@ import { type AdminGuards, principalOf, SESSION_COOKIE } from '#src/access/admin
 import type { Principal } from '#src/access/principal.ts';
 import { PERMISSIONS, permissionsOf } from '#src/access/roles.ts';
 import { ADMIN_DOC, adminErrors, NullableString, Uuid } from '#src/http/schemas.ts';
+import { isLoopbackUrl } from '#src/lib/loopback-url.ts';
 import type { SessionService } from '#src/modules/sessions/service.ts';
 import type { SetupService } from '#src/modules/setup/service.ts';
 import { Role } from '#src/modules/users/schemas.ts';
@@ -25,6 +26,12 @@ export const AdminMe = Type.Object(
     workspaces: Type.Array(Type.Object({ id: Uuid, name: Type.String(), slug: Type.String(), role: Role }), {
       description: 'Every workspace the user belongs to, with their role there; the oldest membership first',
     }),
+    public_url: Type.String({
+      description: "PUBLIC_URL: the service's address for others, as the mod's config gives it",
+    }),
+    public_url_loopback: Type.Boolean({
+      description: "PUBLIC_URL names the machine it is used on: players' clients cannot reach it",
+    }),
   },
   { $id: 'AdminMe' },
 );
@@ -38,10 +45,16 @@ export interface MeServices {
 }
 
 /**
- * `GET /admin/me`: the signed-in user, their role and its permissions in the workspace the session acts in, and
- * every workspace they belong to; `PUT /admin/me/workspace`: act in another of them.
+ * `GET /admin/me`: the signed-in user, their role and its permissions in the workspace the session acts in,
+ * every workspace they belong to, and the service's PUBLIC_URL (for the mod's config); `PUT /admin/me/workspace`:
+ * act in another of them.
  */
-export function meRoutes({ setup, users, sessions }: MeServices, guards: AdminGuards): FastifyPluginAsyncTypebox {
+export function meRoutes(
+  { setup, users, sessions }: MeServices,
+  guards: AdminGuards,
+  publicUrl: string,
+): FastifyPluginAsyncTypebox {
+  const publicUrlLoopback = isLoopbackUrl(publicUrl);
   const me = async (p: Principal) => ({
     id: p.userId,
     display_name: p.displayName,
@@ -51,6 +64,8 @@ export function meRoutes({ setup, users, sessions }: MeServices, guards: AdminGu
     needs_bootstrap: p.role === null && (await setup.needsBootstrap()),
     permissions: [...permissionsOf(p.role)],
     workspaces: await users.memberships(p.userId),
+    public_url: publicUrl,
+    public_url_loopback: publicUrlLoopback,
   });
   return async (app) => {
     await guards.enter(app);

@@ -30,9 +30,12 @@ export async function findUsableToken(
   return rows[0] ?? null;
 }
 
-export async function countUsableTokens(db: Queryable): Promise<number> {
+/** Usable tokens: all of them, or those that make their redeemer owner of `workspaceId`. */
+export async function countUsableTokens(db: Queryable, workspaceId: string | null = null): Promise<number> {
   const rows = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM bootstrap_tokens WHERE used_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+    `SELECT count(*)::int AS n FROM bootstrap_tokens
+     WHERE used_at IS NULL AND (expires_at IS NULL OR expires_at > now()) AND ($1::uuid IS NULL OR workspace_id = $1)`,
+    [workspaceId],
   );
   return rows[0]?.n ?? 0;
 }

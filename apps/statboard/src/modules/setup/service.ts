@@ -80,13 +80,14 @@ export class SetupService {
     return (await this.workspaces.count()) === 0;
   }
 
-  async hasUsableToken(): Promise<boolean> {
-    return (await repo.countUsableTokens(this.db)) > 0;
+  /** Whether a usable token exists (with `workspaceId`: one that gives an owner to that workspace). */
+  async hasUsableToken(workspaceId: string | null = null): Promise<boolean> {
+    return (await repo.countUsableTokens(this.db, workspaceId)) > 0;
   }
 
-  /** A token for the log of the first start, valid a day. */
-  createStartupToken(): Promise<BootstrapToken> {
-    return this.insertToken(this.db, STARTUP_TTL_MINUTES, 'startup');
+  /** A token for the log of a start, valid a day; with `workspaceId`, it makes its redeemer owner of it. */
+  createStartupToken(workspaceId: string | null = null): Promise<BootstrapToken> {
+    return this.insertToken(this.db, STARTUP_TTL_MINUTES, 'startup', workspaceId);
   }
 
   /**

@@ -7,7 +7,7 @@ import { StatDefinitionService } from './service.ts';
 
 declare module '#src/feature.ts' {
   interface Services {
-    /** Statistic definitions: visibility, display names, sort order. */
+    /** Statistic definitions: visibility, display names, units, sort order. */
     readonly stats: StatDefinitionService;
   }
 }
@@ -20,14 +20,21 @@ export const statsFeature = {
   cli: [
     {
       name: 'stat update',
-      usage: '--workspace W --stat KEY [--public true|false] [--display-name D] [--sort-order asc|desc]',
+      usage:
+        '--workspace W --stat KEY|ID [--public true|false] [--display-name D|default]\n' +
+        '             [--unit ticks|cm|damage|count|default] [--sort-order asc|desc]',
       run: async (s, v) => {
         const d = await s.stats.update(CLI_ACTOR, await workspaceOf(s.workspaces, v), need(v, 'stat'), {
           public: bool(v.public),
-          display_name: v['display-name'],
+          // `default`: back to the name and unit that follow from the key.
+          display_name: v['display-name'] === 'default' ? null : v['display-name'],
+          unit: v.unit === 'default' ? null : v.unit,
           sort_order: v['sort-order'],
         });
-        return { json: { data: d }, text: `Statistic ${d.key}: ${d.public ? 'public' : 'hidden'}, ${d.sort_order}` };
+        return {
+          json: { data: d },
+          text: `Statistic ${d.key} (${d.display_name}, ${d.unit}): ${d.public ? 'public' : 'hidden'}, ${d.sort_order}`,
+        };
       },
     },
     {
@@ -38,8 +45,9 @@ export const statsFeature = {
         return {
           json: { data: all },
           text:
-            all.map((d) => `${d.key}  ${d.public ? 'public' : 'hidden'}  ${d.sort_order}`).join('\n') ||
-            'No statistics.',
+            all
+              .map((d) => `${d.key}  ${d.public ? 'public' : 'hidden'}  ${d.sort_order}  ${d.unit}  ${d.display_name}`)
+              .join('\n') || 'No statistics.',
         };
       },
     },

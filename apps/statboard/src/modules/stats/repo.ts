@@ -1,9 +1,12 @@
 import type { Queryable } from '#src/db/types.ts';
+import type { StatUnit } from './schemas.ts';
 
 export interface StatDefinitionRow {
   id: string;
   key: string;
+  /** The admin's name and unit; null: the default (stat-defaults.ts). */
   display_name: string | null;
+  unit: StatUnit | null;
   category: string | null;
   public: boolean;
   sort_order: 'asc' | 'desc';
@@ -11,7 +14,7 @@ export interface StatDefinitionRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'id, key, display_name, category, public, sort_order, created_at, updated_at';
+const COLUMNS = 'id, key, display_name, unit, category, public, sort_order, created_at, updated_at';
 
 export function listDefinitions(db: Queryable, workspaceId: string): Promise<StatDefinitionRow[]> {
   return db.query<StatDefinitionRow>(
@@ -24,9 +27,9 @@ export function listDefinitions(db: Queryable, workspaceId: string): Promise<Sta
 export function listPublicDefinitions(
   db: Queryable,
   workspaceId: string,
-): Promise<Pick<StatDefinitionRow, 'key' | 'display_name' | 'sort_order'>[]> {
+): Promise<Pick<StatDefinitionRow, 'key' | 'display_name' | 'unit' | 'sort_order'>[]> {
   return db.query(
-    `SELECT key, display_name, sort_order FROM stat_definitions WHERE workspace_id = $1 AND public
+    `SELECT key, display_name, unit, sort_order FROM stat_definitions WHERE workspace_id = $1 AND public
      ORDER BY key COLLATE "C"`,
     [workspaceId],
   );
@@ -44,15 +47,27 @@ export async function findDefinition(
   return rows[0] ?? null;
 }
 
+export async function findDefinitionById(
+  db: Queryable,
+  workspaceId: string,
+  id: string,
+): Promise<StatDefinitionRow | null> {
+  const rows = await db.query<StatDefinitionRow>(
+    `SELECT ${COLUMNS} FROM stat_definitions WHERE workspace_id = $1 AND id = $2`,
+    [workspaceId, id],
+  );
+  return rows[0] ?? null;
+}
+
 export async function updateDefinition(
   db: Queryable,
   id: string,
-  d: { public: boolean; displayName: string | null; sortOrder: 'asc' | 'desc' },
+  d: { public: boolean; displayName: string | null; unit: StatUnit | null; sortOrder: 'asc' | 'desc' },
 ): Promise<StatDefinitionRow> {
   const rows = await db.query<StatDefinitionRow>(
-    `UPDATE stat_definitions SET public = $2, display_name = $3, sort_order = $4, updated_at = now()
+    `UPDATE stat_definitions SET public = $2, display_name = $3, unit = $4, sort_order = $5, updated_at = now()
      WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, d.public, d.displayName, d.sortOrder],
+    [id, d.public, d.displayName, d.unit, d.sortOrder],
   );
   return rows[0]!;
 }

@@ -31,8 +31,12 @@ export function statRoutes(stats: StatDefinitionService, guards: AdminGuards): F
         schema: {
           ...ADMIN_DOC,
           operationId: 'adminUpdateStat',
-          summary: "Changes a statistic's visibility, display name or sort order (omitted fields are kept)",
-          params: Type.Object({ key: Type.String({ minLength: 1, maxLength: 255 }) }),
+          summary:
+            "Changes a statistic's visibility, display name, unit or sort order (omitted fields are kept; a null " +
+            'name or unit goes back to the default)',
+          params: Type.Object({
+            key: Type.String({ minLength: 1, maxLength: 255, description: "The statistic's key, or its id" }),
+          }),
           body: UpdateStatRequest,
           response: {
             200: Type.Object({ data: Type.Ref(StatDefinition) }),
@@ -59,7 +63,7 @@ export function publicStatRoutes(
       doc: {
         tags: ['Public'],
         operationId: 'listStats',
-        summary: 'Public statistics: key, display name, category and sort order, by key',
+        summary: 'Public statistics: key, display name, category, sort order and unit, by key',
         response: { 200: Type.Object({ data: Type.Array(Type.Ref(PublicStat)) }), ...errorResponses(401, 403, 429) },
       },
       answer: (k) => stats.publicJson(k.workspaceId),

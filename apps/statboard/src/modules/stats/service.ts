@@ -5,16 +5,31 @@ import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { isoRequired } from '#src/lib/time.ts';
+import { isUuid } from '#src/lib/uuid.ts';
 import { checkBody } from '#src/lib/validation.ts';
 import type { AuditService } from '#src/modules/audit-log/service.ts';
 import * as repo from './repo.ts';
 import { type PublicStat, type StatDefinition, UpdateStatRequest } from './schemas.ts';
+import { defaultStatName, defaultStatUnit } from './stat-defaults.ts';
 
+/** The definition as admins read it: the effective name and unit, and whether each is the default. */
 function toDefinition(row: repo.StatDefinitionRow): StatDefinition {
-  return { ...row, created_at: isoRequired(row.created_at), updated_at: isoRequired(row.updated_at) };
+  return {
+    id: row.id,
+    key: row.key,
+    display_name: row.display_name ?? defaultStatName(row.key),
+    display_name_is_default: row.display_name === null,
+    unit: row.unit ?? defaultStatUnit(row.key),
+    unit_is_default: row.unit === null,
+    category: row.category,
+    public: row.public,
+    sort_order: row.sort_order,
+    created_at: isoRequired(row.created_at),
+    updated_at: isoRequired(row.updated_at),
+  };
 }
 
-/** Statistic definitions of a workspace: visibility, display name and leaderboard sort order. */
+/** Statistic definitions of a workspace: visibility, display name, unit and leaderboard sort order. */
 export class StatDefinitionService {
   /** The serialized `GET /stats` answer by workspace: dropped when a definition is changed or added. */
   private readonly publicLists: Cache<string, Buffer> | null;
@@ -43,26 +58,39 @@ export class StatDefinitionService {
     return (await repo.listDefinitions(this.db, workspaceId)).map(toDefinition);
   }
 
-  /** Public definitions for key reads, by key; `category` is the key's first segment. */
+  /**
+   * Public definitions for key reads, by key; `category` is the key's first segment, the name and unit the
+   * effective ones (the admin's, else the defaults).
+   */
   async listPublic(workspaceId: string): Promise<PublicStat[]> {
     return (await repo.listPublicDefinitions(this.db, workspaceId)).map((d) => ({
       key: d.key,
-      display_name: d.display_name,
+      display_name: d.display_name ?? defaultStatName(d.key),
       category: d.key.split(':', 1)[0]!,
       sort_order: d.sort_order,
+      unit: d.unit ?? defaultStatUnit(d.key),
     }));
   }
 
-  /** Changes the given fields (omitted ones keep their value); an unknown key is 404. */
-  async update(actor: Actor, workspaceId: string, key: string, input: unknown): Promise<StatDefinition> {
+  /**
+   * Changes the given fields (omitted ones keep their value; a null or blank name and a null unit go back to the
+   * default). The statistic is named by its key or by its id; an unknown one is 404.
+   */
+  async update(actor: Actor, workspaceId: string, keyOrId: string, input: unknown): Promise<StatDefinition> {
     const body = checkBody(UpdateStatRequest, input, 'The statistic definition is invalid.');
     return this.db.transaction(async (tx) => {
-      const row = key.length <= 255 ? await repo.findDefinition(tx, workspaceId, key) : null;
-      if (!row) throw new AppError('NOT_FOUND', `Statistic '${key.slice(0, 255)}' not found.`);
+      // A key always holds a `:` (upload-rules.ts), so a UUID can only be an id.
+      const row = isUuid(keyOrId)
+        ? await repo.findDefinitionById(tx, workspaceId, keyOrId.toLowerCase())
+        : keyOrId.length <= 255
+          ? await repo.findDefinition(tx, workspaceId, keyOrId)
+          : null;
+      if (!row) throw new AppError('NOT_FOUND', `Statistic '${keyOrId.slice(0, 255)}' not found.`);
       const after = toDefinition(
         await repo.updateDefinition(tx, row.id, {
           public: body.public ?? row.public,
           displayName: body.display_name === undefined ? row.display_name : body.display_name?.trim() || null,
+          unit: body.unit === undefined ? row.unit : body.unit,
           sortOrder: body.sort_order ?? row.sort_order,
         }),
       );

@@ -30,6 +30,15 @@ export function listWorkspaces(db: Queryable): Promise<WorkspaceRow[]> {
   return db.query<WorkspaceRow>('SELECT id, name, slug FROM workspaces ORDER BY created_at, id');
 }
 
+/** Workspaces without an owner (made with the CLI, nobody has redeemed a token for them yet), oldest first. */
+export function listWorkspacesWithoutOwner(db: Queryable): Promise<WorkspaceRow[]> {
+  return db.query<WorkspaceRow>(
+    `SELECT w.id, w.name, w.slug FROM workspaces w
+     WHERE NOT EXISTS (SELECT 1 FROM workspace_memberships m WHERE m.workspace_id = w.id AND m.role = 'owner')
+     ORDER BY w.created_at, w.id`,
+  );
+}
+
 export async function countWorkspaces(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM workspaces');
   return rows[0]?.n ?? 0;

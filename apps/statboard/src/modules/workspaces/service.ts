@@ -85,6 +85,11 @@ export class WorkspaceService {
     return repo.listWorkspaces(this.db);
   }
 
+  /** Workspaces nobody owns yet: their first owner needs a bootstrap token for them. */
+  withoutOwner(): Promise<Workspace[]> {
+    return repo.listWorkspacesWithoutOwner(this.db);
+  }
+
   count(db: Queryable = this.db): Promise<number> {
     return repo.countWorkspaces(db);
   }
