@@ -39,6 +39,21 @@ export function requireSeason(key: AuthKey, seasonId: string, use: KeyUse): void
   if (!admits(key.seasons, seasonId)) throw refuse('season', use);
 }
 
+/** Whether the key's server restriction admits server `serverId` (lower case). */
+export function admitsServer(key: AuthKey, serverId: string): boolean {
+  return admits(key.servers, serverId);
+}
+
+/** Whether the key's season restriction admits season `seasonId`. */
+export function admitsSeason(key: AuthKey, seasonId: string): boolean {
+  return admits(key.seasons, seasonId);
+}
+
+/** Whether the key may use only some servers. */
+export function restrictsServers(key: AuthKey): boolean {
+  return key.servers.length > 0;
+}
+
 /**
  * Whether the key reads only some players: its answers are its own (never cached for, or served from, the
  * answers of unrestricted keys).

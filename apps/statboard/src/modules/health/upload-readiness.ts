@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { AuthKey } from '#src/access/auth-key.ts';
+import { admitsSeason, admitsServer, restrictsServers } from '#src/access/restrictions.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
 
@@ -36,22 +37,23 @@ export async function uploadWarnings(key: AuthKey, deps: UploadReadinessDeps): P
   if (!key.scopes.has('ingest:write')) return [];
   const warnings: Warning[] = [];
   const enabled = (await deps.servers.list(key.workspaceId)).filter((s) => s.enabled);
-  if (key.servers.length > 0) {
-    if (!enabled.some((s) => key.servers.includes(s.id))) {
-      warnings.push({
-        code: 'NO_ALLOWED_SERVER',
-        message:
-          'None of the servers this key is restricted to is registered and enabled: every upload is refused. ' +
-          "Enable one of them, or change the key's servers, in the console.",
-      });
-    }
-  } else if (enabled.length === 0) {
-    warnings.push({
-      code: 'NO_ENABLED_SERVER',
-      message:
-        'No server is registered and enabled in this workspace: every upload is refused. Register the server ' +
-        'players join (its address and port) in the console.',
-    });
+  // No server it may upload through is registered and enabled: which of the two is the operator's to fix.
+  if (!enabled.some((s) => admitsServer(key, s.id))) {
+    warnings.push(
+      restrictsServers(key)
+        ? {
+            code: 'NO_ALLOWED_SERVER',
+            message:
+              'None of the servers this key is restricted to is registered and enabled: every upload is refused. ' +
+              "Enable one of them, or change the key's servers, in the console.",
+          }
+        : {
+            code: 'NO_ENABLED_SERVER',
+            message:
+              'No server is registered and enabled in this workspace: every upload is refused. Register the server ' +
+              'players join (its address and port) in the console.',
+          },
+    );
   }
   const season = await deps.seasons.active(key.workspaceId);
   if (season === null) {
@@ -59,7 +61,7 @@ export async function uploadWarnings(key: AuthKey, deps: UploadReadinessDeps): P
       code: 'NO_ACTIVE_SEASON',
       message: 'No season is active: every upload is refused until one is started or activated in the console.',
     });
-  } else if (key.seasons.length > 0 && !key.seasons.includes(season.id)) {
+  } else if (!admitsSeason(key, season.id)) {
     warnings.push({
       code: 'SEASON_NOT_ALLOWED',
       message: `The active season (${season.name}) is not one this key may upload to: every upload is refused. Change the key's seasons in the console.`,
