@@ -34,6 +34,8 @@ function WorkspacePicker() {
   );
 }
 
+const JOIN = 'Join a workspace with a token';
+
 /** The signed-in console: header, navigation (a menu button below 52rem), the page. */
 export function Shell({ children }: { children: ReactNode }) {
   const me = useMe();
@@ -75,7 +77,7 @@ export function Shell({ children }: { children: ReactNode }) {
           <WorkspacePicker />
           {/* A token made for a workspace (the CLI's bootstrap-token --workspace) adds it to the user's. */}
           <Link className="join-link" to="/setup">
-            Join a workspace with a token
+            {JOIN}
           </Link>
           <span className="muted">
             {me.display_name}
@@ -106,6 +108,9 @@ export function Shell({ children }: { children: ReactNode }) {
               </div>
             );
           })}
+          <p className="nav-join">
+            <Link to="/setup">{JOIN}</Link>
+          </p>
         </nav>
         <main id="main" ref={main} tabIndex={-1}>
           <Suspense fallback={<Loading lines={6} />}>{children}</Suspense>
