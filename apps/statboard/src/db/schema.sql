@@ -217,7 +217,9 @@ TABLE seasons
   column ended_at timestamp with time zone
   column created_at timestamp with time zone NOT NULL DEFAULT now()
   column updated_at timestamp with time zone NOT NULL DEFAULT now()
+  column scoring text NOT NULL DEFAULT 'absolute'::text
   constraint seasons_pkey PRIMARY KEY (id)
+  constraint seasons_scoring_check CHECK (scoring = ANY (ARRAY['absolute'::text, 'gains'::text]))
   constraint seasons_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
   constraint seasons_workspace_id_slug_key UNIQUE (workspace_id, slug)
   index CREATE UNIQUE INDEX seasons_one_active_idx ON public.seasons USING btree (workspace_id) WHERE active
