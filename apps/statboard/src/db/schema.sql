@@ -218,11 +218,14 @@ TABLE seasons
   column created_at timestamp with time zone NOT NULL DEFAULT now()
   column updated_at timestamp with time zone NOT NULL DEFAULT now()
   column scoring text NOT NULL DEFAULT 'absolute'::text
+  column start_pending boolean NOT NULL DEFAULT false
   constraint seasons_pkey PRIMARY KEY (id)
   constraint seasons_scoring_check CHECK (scoring = ANY (ARRAY['absolute'::text, 'gains'::text]))
   constraint seasons_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
   constraint seasons_workspace_id_slug_key UNIQUE (workspace_id, slug)
+  index CREATE INDEX seasons_active_end_idx ON public.seasons USING btree (ended_at) WHERE (active AND (ended_at IS NOT NULL))
   index CREATE UNIQUE INDEX seasons_one_active_idx ON public.seasons USING btree (workspace_id) WHERE active
+  index CREATE INDEX seasons_pending_start_idx ON public.seasons USING btree (started_at) WHERE (start_pending AND (NOT active))
   index CREATE UNIQUE INDEX seasons_pkey ON public.seasons USING btree (id)
   index CREATE UNIQUE INDEX seasons_workspace_id_slug_key ON public.seasons USING btree (workspace_id, slug)
 
