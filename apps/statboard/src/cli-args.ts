@@ -19,6 +19,7 @@ export const OPTIONS = {
   activate: { type: 'boolean' },
   'started-at': { type: 'string' },
   'ended-at': { type: 'string' },
+  scoring: { type: 'string' },
   type: { type: 'string' },
   scopes: { type: 'string' },
   players: { type: 'string' },

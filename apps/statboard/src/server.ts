@@ -12,6 +12,7 @@ import { MetricsListener } from './metrics/listener.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { HistoryFolder } from './modules/history/fold.ts';
 import { Pruner } from './modules/retention/pruner.ts';
+import { SeasonScheduler } from './modules/seasons/scheduler.ts';
 import { ensureStartupBootstrapToken, warnAboutLoopbackPublicUrl } from './modules/setup/startup.ts';
 import { WebhookDispatcher } from './modules/webhooks/dispatcher.ts';
 import { buildServices } from './services.ts';
@@ -123,6 +124,8 @@ async function main(): Promise<void> {
     ...(metrics ? { onResult: (result) => metrics.webhookDelivery(result) } : {}),
   });
   dispatcher.start();
+  const scheduler = new SeasonScheduler(services.seasons, { log: logger });
+  scheduler.start();
 
   let closing = false;
   const close = async (signal: string) => {
@@ -143,6 +146,7 @@ async function main(): Promise<void> {
       await folder.stop();
       await pruner.stop();
       await dispatcher.stop();
+      await scheduler.stop();
       await metricsListener?.close();
       await services.flush();
       await bus.close();
@@ -163,7 +167,7 @@ async function main(): Promise<void> {
     // One line and exit 2 (a configuration problem), before any token is made or printed.
     process.stderr.write(`${listenProblem(err, config)}\n`);
     closing = true;
-    await Promise.allSettled([folder.stop(), pruner.stop(), dispatcher.stop()]);
+    await Promise.allSettled([folder.stop(), pruner.stop(), dispatcher.stop(), scheduler.stop()]);
     await app.close().catch(() => undefined);
     await metricsListener?.close().catch(() => undefined);
     await bus.close().catch(() => undefined);

@@ -23,6 +23,12 @@ export const Player = Type.Object(
   { $id: 'Player' },
 );
 
+/** How a season's values are read: as the game reports them, or what each player gained since the season began. */
+export const SeasonScoring = Type.Union([Type.Literal('absolute'), Type.Literal('gains')], {
+  description:
+    'absolute: values as the game reports them (a season on a fresh world); gains: what each player gained since the season began',
+});
+
 export const Season = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -31,6 +37,7 @@ export const Season = Type.Object(
     active: Type.Boolean(),
     started_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     ended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    scoring: SeasonScoring,
   },
   { $id: 'Season' },
 );

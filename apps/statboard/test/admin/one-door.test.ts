@@ -84,6 +84,26 @@ const CHANGES: Change[] = [
     }),
   },
   {
+    name: 'season update',
+    cli: (t) => [
+      'season',
+      'update',
+      '--workspace',
+      t.workspaceId,
+      '--season',
+      's1',
+      '--scoring',
+      'gains',
+      '--ended-at',
+      '2099-01-01T00:00:00Z',
+    ],
+    http: () => ({
+      method: 'PUT',
+      url: '/api/v1/admin/seasons/s1',
+      body: { scoring: 'gains', ended_at: '2099-01-01T00:00:00Z' },
+    }),
+  },
+  {
     name: 'season activate',
     cli: (t) => ['season', 'activate', '--workspace', t.workspaceId, '--season', 's1'],
     http: () => ({ method: 'POST', url: '/api/v1/admin/seasons/s1/activate' }),

@@ -147,8 +147,9 @@ describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () =>
       expect((await call(analyst(), 'PUT', ONE, `${LIST}/${id}`, { body })).statusCode).toBe(403);
     });
 
-    it('lists, creates and activates seasons; 409 on a duplicate slug, 404 unknown', async () => {
+    it('lists, creates, changes and activates seasons; 409 on a duplicate slug, 404 unknown, 422 invalid', async () => {
       const LIST = '/api/v1/admin/seasons';
+      const ONE = '/api/v1/admin/seasons/{season}';
       const ACTIVATE = '/api/v1/admin/seasons/{season}/activate';
       expect((await call(readonly(), 'GET', LIST, LIST)).statusCode).toBe(200);
       const body = { name: 'Season 2', slug: 's2' };
@@ -157,6 +158,13 @@ describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () =>
       expect((await call(admin(), 'POST', LIST, LIST, { body: { name: 'x', slug: 'Not A Slug' } })).statusCode).toBe(
         422,
       );
+      const gains = { body: { scoring: 'gains' } };
+      expect((await call(admin(), 'PUT', ONE, `${LIST}/s2`, gains)).statusCode).toBe(200);
+      expect((await call(admin(), 'PUT', ONE, `${LIST}/s2`, { body: { scoring: 'best' } })).statusCode).toBe(422);
+      expect((await call(admin(), 'PUT', ONE, `${LIST}/s2`, { body: { slug: 's1' } })).statusCode).toBe(409);
+      expect((await call(admin(), 'PUT', ONE, `${LIST}/nope`, gains)).statusCode).toBe(404);
+      expect((await call(analyst(), 'PUT', ONE, `${LIST}/s2`, gains)).statusCode).toBe(403);
+      expect((await call(null, 'PUT', ONE, `${LIST}/s2`, gains)).statusCode).toBe(401);
       expect((await call(admin(), 'POST', ACTIVATE, `${LIST}/s2/activate`)).statusCode).toBe(200);
       expect((await call(admin(), 'POST', ACTIVATE, `${LIST}/nope/activate`)).statusCode).toBe(404);
       expect((await call(analyst(), 'POST', ACTIVATE, `${LIST}/s2/activate`)).statusCode).toBe(403);

@@ -69,7 +69,15 @@ describe('GET /api/v1/players/{uuid}/stats', () => {
     expect(Object.keys(body).sort()).toEqual(['player', 'season', 'stats']);
     expect(Object.keys(body.player).sort()).toEqual(['id', 'public', 'username', 'uuid']);
     expect(body.player).toMatchObject({ uuid: PLAYER, username: 'Statful', public: true });
-    expect(Object.keys(body.season).sort()).toEqual(['active', 'ended_at', 'id', 'name', 'slug', 'started_at']);
+    expect(Object.keys(body.season).sort()).toEqual([
+      'active',
+      'ended_at',
+      'id',
+      'name',
+      'scoring',
+      'slug',
+      'started_at',
+    ]);
     expect(body.season).toMatchObject({ id: s2.id, slug: 's2', active: true });
     expect(body.stats.map((s) => [s.key, s.value])).toEqual([['minecraft.mined:minecraft.stone', 5]]);
     for (const s of body.stats) {

@@ -3,8 +3,9 @@ import { ACTOR, createTestContext, type Fixture, seedWorkspace, type TestContext
 import { getJson } from './support.ts';
 
 /**
- * `GET /seasons` answers are cached per workspace and season restriction, and stay exact: a season created or
- * activated (by the service or the CLI, which share it) is in the next answer; a restricted key sees only its
+ * `GET /seasons` answers are cached per workspace and season restriction, and stay exact: a season created,
+ * changed, activated (by the service or the CLI, which share it) or started or ended by its schedule is in the
+ * next answer; a restricted key sees only its
  * seasons, whatever another key's answer left in the cache.
  */
 describe('GET /seasons from the cache', () => {
@@ -48,6 +49,25 @@ describe('GET /seasons from the cache', () => {
     expect(after[1]!.ended_at).not.toBeNull();
     await ctx.services.seasons.create(ACTOR, fx.workspaceId, { name: 'Third', slug: 'third', active: true });
     expect((await list()).map((s) => [s.slug, s.active])[0]).toEqual(['third', true]);
+  });
+
+  it('shows a change, and a season started or ended by its schedule, in the next answer', async () => {
+    await list();
+    await ctx.services.seasons.update(ACTOR, fx.workspaceId, 'later', { name: 'Later on', scoring: 'gains' });
+    expect((await list()).find((s) => s.slug === 'later')).toMatchObject({ name: 'Later on', scoring: 'gains' });
+    const start = Date.now() + 3_600_000;
+    await ctx.services.seasons.create(ACTOR, fx.workspaceId, {
+      name: 'Planned',
+      slug: 'planned',
+      started_at: new Date(start).toISOString(),
+      ended_at: new Date(start + 3_600_000).toISOString(),
+    });
+    expect((await list()).find((s) => s.slug === 'planned')?.active).toBe(false);
+    await ctx.services.seasons.runSchedules(new Date(start));
+    expect((await list())[0]).toMatchObject({ slug: 'planned', active: true });
+    await ctx.services.seasons.runSchedules(new Date(start + 3_600_000));
+    expect((await list()).filter((s) => s.active)).toEqual([]);
+    await ctx.services.seasons.activate(ACTOR, fx.workspaceId, 'third');
   });
 
   it('never shows a restricted key more than its seasons, whatever is cached', async () => {

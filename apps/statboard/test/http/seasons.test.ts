@@ -42,11 +42,11 @@ runSecurityMatrix('GET /api/v1/seasons', () => ctx, {
 });
 
 describe('GET /api/v1/seasons', () => {
-  it('lists every season of the workspace as Season {id, name, slug, active, started_at, ended_at}', async () => {
+  it('lists every season of the workspace as Season {id, name, slug, active, started_at, ended_at, scoring}', async () => {
     const list = await seasons();
     expect(list.map((x) => x.slug).sort()).toEqual(['mid', 'next', 'old', 's1']);
     for (const x of list)
-      expect(Object.keys(x).sort()).toEqual(['active', 'ended_at', 'id', 'name', 'slug', 'started_at']);
+      expect(Object.keys(x).sort()).toEqual(['active', 'ended_at', 'id', 'name', 'scoring', 'slug', 'started_at']);
     expect(list.find((x) => x.slug === 'old')).toEqual({
       id: old.id,
       name: 'Old',
@@ -54,7 +54,16 @@ describe('GET /api/v1/seasons', () => {
       active: false,
       started_at: '2025-01-01T00:00:00.000Z',
       ended_at: '2025-06-01T00:00:00.000Z',
+      scoring: 'absolute',
     });
+  });
+
+  it('shows a change of scoring in the next answer', async () => {
+    expect((await seasons()).find((x) => x.id === mid.id)?.scoring).toBe('absolute');
+    await ctx.services.seasons.update(ACTOR, fx.workspaceId, mid.id, { scoring: 'gains' });
+    expect((await seasons()).find((x) => x.id === mid.id)?.scoring).toBe('gains');
+    await ctx.services.seasons.update(ACTOR, fx.workspaceId, mid.id, { scoring: 'absolute' });
+    expect((await seasons()).find((x) => x.id === mid.id)?.scoring).toBe('absolute');
   });
 
   it('puts the active season first', async () => {

@@ -306,6 +306,37 @@ describe('events and signatures', () => {
     await owner.app('POST', `/api/v1/admin/seasons/${t.seasonId}/activate`);
   });
 
+  it('announces a season starting and ending by its schedule: season.activated and season.ended', async () => {
+    const r = await receiver();
+    const { secret } = await hook(r.url, ['season.activated', 'season.ended']);
+    dispatcher();
+    const seasons = open.services.seasons;
+    const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+    const next = await seasons.create(ACTOR, t.workspaceId, {
+      name: 'Scheduled',
+      slug: 'scheduled',
+      started_at: new Date(Date.now() + 1_000).toISOString(),
+    });
+    await sleep(1_050);
+    expect((await seasons.runSchedules(new Date())).map((x) => x.type)).toEqual(['activated']);
+    await r.until(() => r.accepted.length === 2);
+    await seasons.update(ACTOR, t.workspaceId, next.id, { ended_at: new Date().toISOString() });
+    expect((await seasons.runSchedules(new Date())).map((x) => x.type)).toEqual(['ended']);
+    await r.until(() => r.accepted.length === 3);
+    const events = r.accepted.map((x) => verify(secret, x));
+    const started = { ...next, active: true };
+    const s1 = events.find((e) => e.type === 'season.activated')!.data.previous;
+    expect(s1).toMatchObject({ id: t.seasonId, active: false, ended_at: next.started_at });
+    const of = (type: string) => events.filter((e) => e.type === type).map((e) => e.data);
+    expect(of('season.activated')).toEqual([{ season: started, previous: s1 }]);
+    expect(of('season.ended')).toEqual([
+      { season: s1, next: started },
+      { season: { ...next, ended_at: expect.any(String) }, next: null },
+    ]);
+    // Back to the first season for the other tests.
+    await t.browsers.owner.app('POST', `/api/v1/admin/seasons/${t.seasonId}/activate`);
+  });
+
   it('writes nothing when the change does not happen (the outbox shares its transaction)', async () => {
     await hook('http://127.0.0.1:9/hook', ['api_key.revoked', 'season.activated']);
     const before = await countRows(w.db.db, 'webhook_messages');

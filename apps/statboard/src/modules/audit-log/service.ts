@@ -19,6 +19,8 @@ export type AuditAction =
   | 'SERVER_UPDATED'
   | 'SEASON_CREATED'
   | 'SEASON_ACTIVATED'
+  | 'SEASON_UPDATED'
+  | 'SEASON_ENDED'
   | 'PLAYER_UPDATED'
   | 'STAT_UPDATED'
   | 'STATS_IMPORTED'
@@ -34,6 +36,9 @@ export type AuditAction =
 
 /** Changes made with `npx statboard`. */
 export const CLI_ACTOR: Actor = Object.freeze({ userId: null, label: 'cli', ip: null, requestId: null });
+
+/** Changes the service makes by itself (a season starting or ending at its time). */
+export const SYSTEM_ACTOR: Actor = Object.freeze({ userId: null, label: 'system', ip: null, requestId: null });
 
 /** What a change says about itself; the actor and the time are added by `record`. */
 export interface AuditFacts {

@@ -4,10 +4,16 @@ import { type AdminGuards, actorOf, memberOf } from '#src/access/admin-guard.ts'
 import type { KeyGuard } from '#src/access/key-guard.ts';
 import type { FastReads } from '#src/http/fast-reads.ts';
 import { ADMIN_DOC, adminErrors, errorResponses, SeasonRef } from '#src/http/schemas.ts';
-import { CreateSeasonRequest } from './schemas.ts';
+import { CreateSeasonRequest, UpdateSeasonRequest } from './schemas.ts';
 import type { SeasonService } from './service.ts';
 
-/** `GET /seasons` for keys; `/admin/seasons` to list (every role), create and activate (admin and owner). */
+const SeasonParams = Type.Object({
+  season: Type.String({ minLength: 1, maxLength: 255, description: 'id or slug' }),
+});
+
+/**
+ * `GET /seasons` for keys; `/admin/seasons` to list (every role), create, change and activate (admin and owner).
+ */
 export function seasonRoutes(
   seasons: SeasonService,
   guards: { key: { guard: KeyGuard; reads: FastReads }; admin: AdminGuards },
@@ -59,6 +65,29 @@ export function seasonRoutes(
           return { data: await seasons.create(actorOf(request), memberOf(request).workspaceId, request.body) };
         },
       );
+      admin.put(
+        '/admin/seasons/:season',
+        {
+          onRequest: write,
+          schema: {
+            ...ADMIN_DOC,
+            operationId: 'updateSeason',
+            summary:
+              'Changes a season (by id or slug): the fields given replace its own (a null time clears it); its scoring applies to every read at once',
+            params: SeasonParams,
+            body: UpdateSeasonRequest,
+            response: { 200: Type.Object({ data: SeasonRef }), ...adminErrors(400, 401, 403, 404, 409, 422) },
+          },
+        },
+        async (request) => ({
+          data: await seasons.update(
+            actorOf(request),
+            memberOf(request).workspaceId,
+            request.params.season,
+            request.body,
+          ),
+        }),
+      );
       admin.post(
         '/admin/seasons/:season/activate',
         {
@@ -67,7 +96,7 @@ export function seasonRoutes(
             ...ADMIN_DOC,
             operationId: 'activateSeason',
             summary: 'Activates a season (by id or slug); the previously active one is deactivated',
-            params: Type.Object({ season: Type.String({ minLength: 1, maxLength: 255, description: 'id or slug' }) }),
+            params: SeasonParams,
             response: { 200: Type.Object({ data: SeasonRef }), ...adminErrors(401, 403, 404) },
           },
         },

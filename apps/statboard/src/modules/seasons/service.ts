@@ -12,10 +12,10 @@ import { sqlState, UNIQUE_VIOLATION } from '#src/lib/pg-errors.ts';
 import { iso } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import { checkBody, Problems } from '#src/lib/validation.ts';
-import type { AuditService } from '#src/modules/audit-log/service.ts';
+import { type AuditService, SYSTEM_ACTOR } from '#src/modules/audit-log/service.ts';
 import type { Outbox } from '#src/modules/webhooks/outbox.ts';
 import * as repo from './repo.ts';
-import { CreateSeasonRequest } from './schemas.ts';
+import { CreateSeasonRequest, UpdateSeasonRequest } from './schemas.ts';
 
 /** The spec's Season resource. */
 export type Season = Static<typeof SeasonSchema>;
@@ -28,7 +28,38 @@ function toSeason(row: repo.SeasonRow): Season {
     active: row.active,
     started_at: iso(row.started_at),
     ended_at: iso(row.ended_at),
+    scoring: row.scoring,
   };
+}
+
+/** What a season's schedule did: one transition of one workspace. */
+export type ScheduleTransition =
+  | { type: 'activated'; workspaceId: string; season: Season; previous: Season | null }
+  | { type: 'ended'; workspaceId: string; season: Season };
+
+function timeOf(value: string | null | undefined): Date | null {
+  return value == null ? null : new Date(value);
+}
+
+/** The start and end of a season, checked together. */
+function checkTimes(startedAt: Date | null, endedAt: Date | null, p: Problems): void {
+  if (startedAt && endedAt && endedAt < startedAt) p.add('ended_at', 'must not be before started_at');
+}
+
+/** Whether writing `w` would leave the season as it is. */
+function unchanged(row: repo.SeasonRow, w: repo.SeasonWrite): boolean {
+  return (
+    row.name === w.name &&
+    row.slug === w.slug &&
+    row.scoring === w.scoring &&
+    row.start_pending === w.startPending &&
+    row.started_at?.getTime() === w.startedAt?.getTime() &&
+    row.ended_at?.getTime() === w.endedAt?.getTime()
+  );
+}
+
+function conflict(slug: string, err: unknown): AppError {
+  return new AppError('CONFLICT', `A season with slug '${slug}' exists.`, undefined, { cause: err });
 }
 
 /**
@@ -59,7 +90,8 @@ export class SeasonService {
   private readonly cache: Cache<string, Season | null> | null;
   /**
    * `GET /seasons` answers by `workspace|restriction` (the key's season ids, in its order; empty: all). Seasons
-   * change only by a creation or an activation (which announce it); nothing in the answer follows the date.
+   * change only by a creation, a change, an activation or their schedule (each announces it); nothing in the
+   * answer follows the date.
    */
   private readonly lists: Cache<string, Buffer> | null;
 
@@ -90,10 +122,10 @@ export class SeasonService {
   /** Creates a season; with `active: true` it also replaces the active one (one transaction). */
   async create(actor: Actor, workspaceId: string, input: unknown): Promise<Season> {
     const body = checkBody(CreateSeasonRequest, input, 'The season is invalid.');
-    const startedAt = body.started_at == null ? null : new Date(body.started_at);
-    const endedAt = body.ended_at == null ? null : new Date(body.ended_at);
+    const startedAt = timeOf(body.started_at);
+    const endedAt = timeOf(body.ended_at);
     const p = new Problems();
-    if (startedAt && endedAt && endedAt < startedAt) p.add('ended_at', 'must not be before started_at');
+    checkTimes(startedAt, endedAt, p);
     p.throwIfAny('The season is invalid.');
     try {
       return await this.db.transaction(async (tx) => {
@@ -102,13 +134,16 @@ export class SeasonService {
           slug: body.slug,
           startedAt,
           endedAt,
+          scoring: body.scoring ?? 'absolute',
+          // A start still ahead is a schedule: the season activates by itself then (unless activated now).
+          startPending: body.active !== true && startedAt !== null && startedAt.getTime() > Date.now(),
         });
         let replaced: Season | null = null;
         if (body.active === true) {
           await repo.lockWorkspaceSeasons(tx, workspaceId);
           const previous = await repo.findActiveSeason(tx, workspaceId);
           replaced = previous ? toSeason(previous) : null;
-          row = await repo.activateSeason(tx, workspaceId, row.id);
+          row = await repo.activateSeason(tx, workspaceId, row.id, null);
         }
         const season = toSeason(row);
         await this.changes.publish(tx, { topic: 'season', workspaceId });
@@ -127,47 +162,159 @@ export class SeasonService {
         return season;
       });
     } catch (err) {
-      if (sqlState(err) === UNIQUE_VIOLATION) {
-        throw new AppError('CONFLICT', `A season with slug '${body.slug}' exists.`, undefined, { cause: err });
-      }
-      throw err;
+      throw sqlState(err) === UNIQUE_VIOLATION ? conflict(body.slug, err) : err;
     }
   }
 
   /**
-   * Activates a season by id or slug: the active one is deactivated in the same transaction (its `ended_at` set
-   * when null), and the target's `started_at` set when null.
+   * Changes a season's name, slug, times or scoring (the fields given; a null time clears it), at any time: reads
+   * follow at once (the change drops every cached season and value of the workspace). A season that is not active
+   * and is given a start still ahead waits for it and activates by itself then; the active season's start cannot
+   * be moved ahead (it has started), and its end, once passed, ends it (within seconds, by the schedule).
+   */
+  async update(actor: Actor, workspaceId: string, ref: string, input: unknown): Promise<Season> {
+    const body = checkBody(UpdateSeasonRequest, input, 'The season is invalid.');
+    try {
+      return await this.db.transaction(async (tx) => {
+        await repo.lockWorkspaceSeasons(tx, workspaceId);
+        const row = await repo.findSeason(tx, workspaceId, ref, isUuid(ref));
+        if (!row) throw new AppError('NOT_FOUND', `Season '${ref}' not found.`);
+        const startedAt = body.started_at === undefined ? row.started_at : timeOf(body.started_at);
+        const endedAt = body.ended_at === undefined ? row.ended_at : timeOf(body.ended_at);
+        const now = Date.now();
+        const p = new Problems();
+        checkTimes(startedAt, endedAt, p);
+        if (row.active && body.started_at !== undefined && (startedAt === null || startedAt.getTime() > now)) {
+          p.add('started_at', 'must be set and not in the future: the season is active (it has started)');
+        }
+        p.throwIfAny('The season is invalid.');
+        const write: repo.SeasonWrite = {
+          name: body.name?.trim() ?? row.name,
+          slug: body.slug ?? row.slug,
+          startedAt,
+          endedAt,
+          scoring: body.scoring ?? row.scoring,
+          // A season waiting to start keeps waiting when its start moves (to a time already come: it starts now).
+          startPending: !row.active && startedAt !== null && (startedAt.getTime() > now || row.start_pending),
+        };
+        const before = toSeason(row);
+        if (unchanged(row, write)) return before;
+        const after = toSeason(await repo.updateSeason(tx, workspaceId, row.id, write));
+        await this.changes.publish(tx, { topic: 'season', workspaceId });
+        // Every read of the season's values (boards, ranks, a player's stats, history) follows its scoring.
+        if (after.scoring !== before.scoring) await this.changes.publish(tx, { topic: 'values', workspaceId });
+        await this.audit.record(tx, actor, {
+          workspaceId,
+          action: 'SEASON_UPDATED',
+          targetType: 'season',
+          targetId: after.id,
+          before,
+          after,
+        });
+        return after;
+      });
+    } catch (err) {
+      throw sqlState(err) === UNIQUE_VIOLATION ? conflict(body.slug ?? ref, err) : err;
+    }
+  }
+
+  /**
+   * Activates a season by id or slug: the active one is deactivated in the same transaction (it has ended now:
+   * its `ended_at` set when null or still ahead). The target runs from now on: its `started_at` set when null or
+   * still ahead, and an `ended_at` already past (that of an earlier run) cleared; one still ahead is kept, and
+   * ends it then.
    */
   async activate(actor: Actor, workspaceId: string, ref: string): Promise<Season> {
     return this.db.transaction(async (tx) => {
       await repo.lockWorkspaceSeasons(tx, workspaceId);
       const target = await repo.findSeason(tx, workspaceId, ref, isUuid(ref));
       if (!target) throw new AppError('NOT_FOUND', `Season '${ref}' not found.`);
-      const previous = await repo.findActiveSeason(tx, workspaceId);
-      const season = toSeason(await repo.activateSeason(tx, workspaceId, target.id));
-      await this.changes.publish(tx, { topic: 'season', workspaceId });
-      await this.audit.record(tx, actor, {
-        workspaceId,
-        action: 'SEASON_ACTIVATED',
-        targetType: 'season',
-        targetId: season.id,
-        before: {
-          season: toSeason(target),
-          active_season: previous && previous.id !== target.id ? toSeason(previous) : null,
-        },
-        after: season,
-      });
-      if (!previous || previous.id !== target.id) {
-        const ended = previous ? await repo.findSeason(tx, workspaceId, previous.id, true) : null;
-        await this.announceActivation(tx, workspaceId, season, ended ? toSeason(ended) : null);
-      }
-      return season;
+      return (await this.switchTo(tx, actor, workspaceId, target, null)).season;
     });
   }
 
-  /** `season.activated` for the workspace's webhooks, in the transaction of the activation. */
+  /**
+   * Makes `target` the active season at `at` (null: now), with its audit record, the change for caches, and
+   * `season.activated` (and `season.ended` for the season it replaces) for webhooks. Under the workspace's lock.
+   */
+  private async switchTo(
+    tx: Queryable,
+    actor: Actor,
+    workspaceId: string,
+    target: repo.SeasonRow,
+    at: Date | null,
+  ): Promise<{ season: Season; previous: Season | null }> {
+    const previous = await repo.findActiveSeason(tx, workspaceId);
+    const season = toSeason(await repo.activateSeason(tx, workspaceId, target.id, at));
+    await this.changes.publish(tx, { topic: 'season', workspaceId });
+    await this.audit.record(tx, actor, {
+      workspaceId,
+      action: 'SEASON_ACTIVATED',
+      targetType: 'season',
+      targetId: season.id,
+      before: {
+        season: toSeason(target),
+        active_season: previous && previous.id !== target.id ? toSeason(previous) : null,
+      },
+      after: season,
+    });
+    if (previous?.id === target.id) return { season, previous: null };
+    const ended = previous ? await repo.findSeason(tx, workspaceId, previous.id, true) : null;
+    const replaced = ended ? toSeason(ended) : null;
+    await this.announceActivation(tx, workspaceId, season, replaced);
+    return { season, previous: replaced };
+  }
+
+  /**
+   * `season.activated` for the workspace's webhooks, in the transaction of the activation, and `season.ended` for
+   * the season it replaced.
+   */
   private async announceActivation(tx: Queryable, workspaceId: string, season: Season, previous: Season | null) {
     await this.outbox?.add(tx, workspaceId, 'season.activated', { season, previous });
+    if (previous) await this.outbox?.add(tx, workspaceId, 'season.ended', { season: previous, next: season });
+  }
+
+  /**
+   * Acts on the seasons' schedules as of `now`, in every workspace: a season waiting for its start activates
+   * when it has come (the latest start, when several have; the season active before ends at that start), and
+   * the active season ends when its `ended_at` has passed (then none is active). One short transaction per
+   * workspace under the workspace's lock, which re-reads what is due: instances running this at once make each
+   * transition exactly once. Audited with the actor `system`.
+   */
+  async runSchedules(now: Date): Promise<ScheduleTransition[]> {
+    const done: ScheduleTransition[] = [];
+    for (const workspaceId of await repo.workspacesWithDueSchedules(this.db, now)) {
+      const t = await this.db.transaction((tx) => this.runSchedule(tx, workspaceId, now));
+      if (t) done.push(t);
+    }
+    return done;
+  }
+
+  private async runSchedule(tx: Queryable, workspaceId: string, now: Date): Promise<ScheduleTransition | null> {
+    await repo.lockWorkspaceSeasons(tx, workspaceId);
+    const due = await repo.dueStarts(tx, workspaceId, now);
+    // A season whose whole run passed while nothing looked (the service was stopped) does not start any more.
+    const next = due.find((s) => s.ended_at === null || s.ended_at > now);
+    const passed = due.filter((s) => s !== next).map((s) => s.id);
+    if (passed.length > 0) await repo.clearStartPending(tx, workspaceId, passed);
+    if (next) {
+      const { season, previous } = await this.switchTo(tx, SYSTEM_ACTOR, workspaceId, next, next.started_at);
+      return { type: 'activated', workspaceId, season, previous };
+    }
+    const active = await repo.findActiveSeason(tx, workspaceId);
+    if (!active || active.ended_at === null || active.ended_at > now) return null;
+    const season = toSeason(await repo.endSeason(tx, workspaceId, active.id));
+    await this.changes.publish(tx, { topic: 'season', workspaceId });
+    await this.audit.record(tx, SYSTEM_ACTOR, {
+      workspaceId,
+      action: 'SEASON_ENDED',
+      targetType: 'season',
+      targetId: season.id,
+      before: toSeason(active),
+      after: season,
+    });
+    await this.outbox?.add(tx, workspaceId, 'season.ended', { season, next: null });
+    return { type: 'ended', workspaceId, season };
   }
 
   /** By id or slug, or null; at once when cached. */

@@ -4,6 +4,7 @@ import { DateTime, NullableDateTime, NullableString, Uuid } from '#src/http/sche
 /** The events a webhook can subscribe to (`webhook.test` is sent by `POST /admin/webhooks/{id}/test`). */
 export const WEBHOOK_EVENTS = [
   'season.activated',
+  'season.ended',
   'api_key.revoked',
   'api_key.rotated',
   'player.first_seen',
