@@ -336,6 +336,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/seasons/{season}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Changes a season (by id or slug): the fields given replace its own (a null time clears it); its scoring applies to every read at once */
+        put: operations["updateSeason"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/seasons/{season}/activate": {
         parameters: {
             query?: never;
@@ -991,6 +1008,8 @@ export type components = {
             /** Format: uuid */
             id: string;
             name: string;
+            /** @description absolute: values as the game reports them (a season on a fresh world); gains: what each player gained since the season began */
+            scoring: "absolute" | "gains";
             slug: string;
             started_at: string | null;
         };
@@ -1037,7 +1056,7 @@ export type components = {
             description: string | null;
             /** @description A disabled webhook is sent nothing and collects no new deliveries */
             enabled: boolean;
-            events: ("season.activated" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "webhook.test")[];
+            events: ("season.activated" | "season.ended" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "webhook.test")[];
             /** Format: uuid */
             id: string;
             /** @description The latest attempt of any delivery (null: none yet) */
@@ -1082,7 +1101,7 @@ export type components = {
             /** @description pending: retried until answered with a 2xx or 24 hours have passed (then failed) */
             status: "pending" | "delivered" | "failed";
             /** @description An event type */
-            type: "season.activated" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "webhook.test";
+            type: "season.activated" | "season.ended" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "webhook.test";
             /** Format: uuid */
             webhook_id: string;
         };
@@ -2423,6 +2442,8 @@ export interface operations {
                     active?: boolean;
                     ended_at?: string | null;
                     name: string;
+                    /** @description absolute: values as the game reports them (a season on a fresh world); gains: what each player gained since the season began */
+                    scoring?: "absolute" | "gains";
                     slug: string;
                     started_at?: string | null;
                 };
@@ -2460,6 +2481,96 @@ export interface operations {
             };
             /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (INVALID_PAYLOAD); `details` maps field paths to messages */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateSeason: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or slug */
+                season: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ended_at?: string | null;
+                    name?: string;
+                    /** @description absolute: values as the game reports them (a season on a fresh world); gains: what each player gained since the season began */
+                    scoring?: "absolute" | "gains";
+                    slug?: string;
+                    started_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Season"];
+                    };
+                };
+            };
+            /** @description Unparseable JSON or a wrong content type (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session (UNAUTHENTICATED), or an invalid API key was sent (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3044,7 +3155,7 @@ export interface operations {
                     description?: string | null;
                     /** @default true */
                     enabled?: boolean;
-                    events: ("season.activated" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "webhook.test")[];
+                    events: ("season.activated" | "season.ended" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "webhook.test")[];
                     /** @description An http(s) URL */
                     url: string;
                 };
@@ -3114,7 +3225,7 @@ export interface operations {
                     description?: string | null;
                     /** @default true */
                     enabled?: boolean;
-                    events: ("season.activated" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "webhook.test")[];
+                    events: ("season.activated" | "season.ended" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "webhook.test")[];
                     /** @description An http(s) URL */
                     url: string;
                 };
