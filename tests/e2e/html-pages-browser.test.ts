@@ -72,8 +72,9 @@ describe.skipIf(!haveBrowser)("the API docs and the service's own pages in a bro
     const { page, refused } = await watchedPage();
     await page.goto(`${service.url}/auth/login`);
     await expect(page.locator('h1').textContent()).resolves.toBe('Development sign-in');
-    const width = await computed(page, 'body', 'maxWidth');
-    expect(width).toBe('576px'); // 36rem: the page's own style applied, allowed by its hash
+    // The page's own style applied (the console's look: a card 30rem wide), allowed by its hash.
+    expect(await computed(page, 'main', 'maxWidth')).toBe('480px');
+    expect(await computed(page, '.card', 'borderTopStyle')).toBe('solid');
     await page.locator('input[name="email"]').fill('ada@example.com');
     // The form posts to this origin and is redirected within it (form-action 'self') back to the console.
     await page.locator('input[name="email"]').press('Enter');
@@ -88,8 +89,7 @@ describe.skipIf(!haveBrowser)("the API docs and the service's own pages in a bro
     const res = await page.goto(`${service.url}/auth/callback?state=x`);
     expect(res?.status()).toBe(400);
     await expect(page.locator('h1').textContent()).resolves.toBe('Sign-in problem');
-    const width = await computed(page, 'body', 'maxWidth');
-    expect(width).toBe('576px');
+    expect(await computed(page, 'main', 'maxWidth')).toBe('480px');
     expect(refused).toEqual([]);
     await page.close();
   });

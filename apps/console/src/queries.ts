@@ -5,8 +5,8 @@ import { api, ok } from './api.ts';
 
 // Lists several pages read, under one query key each: a change anywhere refreshes them everywhere.
 
-export function useServers() {
-  return useQuery({ queryKey: ['servers'], queryFn: () => ok(api.GET('/api/v1/admin/servers')) });
+export function useServers(options: { refetchInterval?: number } = {}) {
+  return useQuery({ queryKey: ['servers'], queryFn: () => ok(api.GET('/api/v1/admin/servers')), ...options });
 }
 
 export function useSeasons() {

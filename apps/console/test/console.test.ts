@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -14,6 +14,7 @@ import { buildServices, type Services } from '../../statboard/src/services.ts';
 import { startTestIdp, type TestIdp } from '../../statboard/test/admin/support/idp.ts';
 import { ACTOR, createTestDb, modBatch, type TestDb, testConfig } from '../../statboard/test/helpers.ts';
 import { Receiver } from '../../statboard/test/integrations/support/receiver.ts';
+import { PAGES } from '../src/pages.ts';
 
 // The console as an operator uses it: the service as it ships (its own built console at /), a real OpenID
 // provider, Debian's chromium driven by playwright-core. Every page is checked with axe-core (no serious or
@@ -27,6 +28,78 @@ if (!haveBrowser && process.env.CI) throw new Error(`no browser at ${CHROMIUM}: 
 
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
+
+/** A port nobody listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A box on the page, as `getBoundingClientRect` gives it. */
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+interface PageNode {
+  textContent: string | null;
+  getBoundingClientRect(): Box;
+  querySelectorAll(selector: string): Iterable<PageNode>;
+}
+/**
+ * What the scripts these tests run in the page use of it: the tests are type-checked without the DOM's types,
+ * so each script names the page `(globalThis as unknown as PageWindow)`.
+ */
+interface PageWindow {
+  document: {
+    documentElement: { scrollWidth: number };
+    querySelectorAll(selector: string): Iterable<PageNode>;
+    getElementById(id: string): PageNode | null;
+  };
+  innerWidth: number;
+  requestAnimationFrame(callback: () => void): void;
+  getComputedStyle(element: unknown): { backgroundColor: string };
+}
+
+/** How far the page reaches past the window's right edge (more than 0: it scrolls sideways). */
+function overflow(p: Page): Promise<number> {
+  return p.evaluate(() => {
+    const w = globalThis as unknown as PageWindow;
+    return w.document.documentElement.scrollWidth - w.innerWidth;
+  });
+}
+
+/**
+ * The labels of the page's charts that overlap another label of the same chart, or stick out of it (as the
+ * browser laid them out): none is the rule.
+ */
+function chartLabelClashes(p: Page): Promise<string[]> {
+  return p.evaluate(() => {
+    const w = globalThis as unknown as PageWindow;
+    const clashes: string[] = [];
+    for (const svg of w.document.querySelectorAll('.chart svg')) {
+      const box = svg.getBoundingClientRect();
+      const labels = [...svg.querySelectorAll('text')].map((t) => ({
+        text: t.textContent ?? '',
+        r: t.getBoundingClientRect(),
+      }));
+      for (const [i, a] of labels.entries()) {
+        if (a.r.left < box.left - 0.5 || a.r.right > box.right + 0.5) clashes.push(`"${a.text}" leaves the chart`);
+        for (const b of labels.slice(i + 1)) {
+          const apart =
+            a.r.right <= b.r.left || b.r.right <= a.r.left || a.r.bottom <= b.r.top || b.r.bottom <= a.r.top;
+          if (!apart) clashes.push(`"${a.text}" overlaps "${b.text}"`);
+        }
+      }
+    }
+    return clashes;
+  });
+}
 
 describe('the console bundle', () => {
   it('loads under 200 KB of JavaScript (gzipped) on the first page; the other pages load when visited', async () => {
@@ -56,16 +129,44 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
   const receiver = new Receiver();
   let clientSecret = '';
 
-  /** Checks the page with axe-core and photographs it at both widths. */
+  /** The paths of every page `look` saw, to check that no page of the console went unseen. */
+  const seen = new Set<string>();
+
+  /**
+   * Checks the page as it is, in the light and the dark theme (the console follows the system's): axe-core finds
+   * no serious or critical violation, at 390 px nothing scrolls sideways, no chart's labels overlap or leave the
+   * chart; and photographs it at 1280 and 390 px in both themes into test/screenshots/.
+   */
   async function look(name: string, p: Page = page): Promise<void> {
     await p.waitForLoadState('networkidle');
-    const axe = await new AxeBuilder({ page: p }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`)).toEqual([]);
-    await p.screenshot({ path: join(SHOTS, `${name}-desktop.png`), fullPage: true });
-    await p.setViewportSize(PHONE);
-    await p.screenshot({ path: join(SHOTS, `${name}-phone.png`), fullPage: true });
-    await p.setViewportSize(DESKTOP);
+    seen.add(new URL(p.url()).pathname);
+    for (const theme of ['light', 'dark'] as const) {
+      await p.emulateMedia({ colorScheme: theme });
+      const suffix = theme === 'dark' ? '-dark' : '';
+      const axe = await new AxeBuilder({ page: p }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(
+        bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`),
+        `${name}, ${theme}`,
+      ).toEqual([]);
+      expect(await chartLabelClashes(p), `${name}, ${theme}, desktop`).toEqual([]);
+      await p.screenshot({ path: join(SHOTS, `${name}${suffix}-desktop.png`), fullPage: true });
+      await p.setViewportSize(PHONE);
+      // Two frames: the tables and charts have measured their new width.
+      await p.evaluate(
+        () =>
+          new Promise<void>((r) => {
+            const w = globalThis as unknown as PageWindow;
+            w.requestAnimationFrame(() => w.requestAnimationFrame(r));
+          }),
+      );
+      const sideways = await overflow(p);
+      expect(sideways, `${name}, ${theme}: the page scrolls sideways at 390 px`).toBeLessThanOrEqual(0);
+      expect(await chartLabelClashes(p), `${name}, ${theme}, phone`).toEqual([]);
+      await p.screenshot({ path: join(SHOTS, `${name}${suffix}-phone.png`), fullPage: true });
+      await p.setViewportSize(DESKTOP);
+    }
+    await p.emulateMedia({ colorScheme: 'light' });
   }
 
   async function signIn(context: BrowserContext, email: string): Promise<Page> {
@@ -82,15 +183,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await mkdir(SHOTS, { recursive: true });
     await receiver.start();
     // The service's port first: its public URL is the provider's redirect target and the Origin it checks.
-    const probe = await import('node:net').then(
-      (net) =>
-        new Promise<number>((resolve) => {
-          const s = net.createServer().listen(0, '127.0.0.1', () => {
-            const port = (s.address() as AddressInfo).port;
-            s.close(() => resolve(port));
-          });
-        }),
-    );
+    const probe = await freePort();
     base = `http://127.0.0.1:${probe}`;
     idp = await startTestIdp({ redirectUri: `${base}/auth/callback`, names: { 'bob@example.com': 'Bob' } });
     db = await createTestDb();
@@ -169,13 +262,39 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await page.getByLabel('Workspace name (optional)').fill('Blocky Network');
     await page.getByRole('button', { name: 'Create workspace' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    // What to do next, each step a link to its page; nothing done yet.
+    const checklist = page.getByRole('region', { name: 'Get your first statistics' });
+    await checklist.waitFor();
+    expect(await checklist.getByText('(to do)').count()).toBe(4);
+    for (const link of ['Register a server', 'Create a season', 'Create a client key']) {
+      await checklist.getByRole('link', { name: link }).waitFor();
+    }
     await look('overview-empty');
   }, 60_000);
 
   it('registers a server and activates a season, with a confirmation that says what changes', async () => {
-    await nav('Servers').click();
+    // From the checklist's first step: the form opens on the servers page.
+    await page.getByRole('link', { name: 'Register a server' }).click();
     await page.getByRole('heading', { name: 'Servers' }).waitFor();
-    await page.getByRole('button', { name: 'Register server' }).click();
+    const form = page.getByRole('dialog', { name: 'Register a server' });
+    // A 422 names the field, marks it invalid and reads its problem with it.
+    await page.getByLabel('Hostname').fill('   ');
+    await form.getByRole('button', { name: 'Register server' }).click();
+    await form.getByRole('alert').waitFor();
+    expect(await page.getByLabel('Hostname').getAttribute('aria-invalid')).toBe('true');
+    const described = (await page.getByLabel('Hostname').getAttribute('aria-describedby')) ?? '';
+    const problem = await page.evaluate(
+      (ids) =>
+        ids
+          .split(' ')
+          .map((id) => (globalThis as unknown as PageWindow).document.getElementById(id)?.textContent ?? '')
+          .join(' '),
+      described,
+    );
+    expect(problem).toMatch(/^Hostname must /);
+    expect(await form.getByRole('alert').getByRole('button', { name: 'Hostname' }).count()).toBe(1);
+    await look('servers-invalid');
+    expect(await page.getByLabel('Port').getAttribute('aria-invalid')).toBeNull();
     await page.getByLabel('Hostname').fill('mc.example.com');
     await page.getByLabel('Port').fill('25565');
     await page.getByLabel('Display name (optional)').fill('Survival');
@@ -208,6 +327,12 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
       .click();
     await page.getByRole('button', { name: 'Activate Season 2' }).waitFor();
     await look('seasons');
+    // The checklist ticks what is done.
+    await nav('Overview').click();
+    const steps = page.getByRole('region', { name: 'Get your first statistics' }).getByRole('listitem');
+    await steps.filter({ hasText: 'Register your server (done)' }).waitFor();
+    await steps.filter({ hasText: 'Start a season (done)' }).waitFor();
+    await steps.filter({ hasText: 'Create the mod’s key (to do)' }).waitFor();
   }, 60_000);
 
   it('creates a client key, shows its secret once with the mod config, and the upload appears', async () => {
@@ -233,6 +358,12 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     expect(await page.content()).not.toContain(clientSecret);
     await page.getByRole('rowheader', { name: /Mod uploads/ }).waitFor();
     await look('keys');
+    await nav('Overview').click();
+    const waiting = page.getByRole('region', { name: 'Get your first statistics' }).getByRole('listitem');
+    await waiting.filter({ hasText: 'Create the mod’s key (done)' }).waitFor();
+    expect(await waiting.filter({ hasText: 'Wait for the first upload (to do)' }).textContent()).toMatch(
+      /join mc\.example\.com:25565/,
+    );
 
     const upload = await fetch(`${base}/api/v1/ingest/batch`, {
       method: 'POST',
@@ -245,6 +376,8 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
           stats: [
             { key: 'minecraft.custom:minecraft.play_time', value: 72_000 },
             { key: 'minecraft.mined:minecraft.stone', value: 420 },
+            { key: 'minecraft.custom:minecraft.walk_one_cm', value: 14_412_345 },
+            { key: 'minecraft.custom:minecraft.damage_dealt', value: 150 },
           ],
         }),
       ),
@@ -275,21 +408,15 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     );
     expect(shift).toBeLessThan(0.1);
     expect(await page.getByText('Uploads accepted, last 24 hours').locator('..').textContent()).toMatch(/^1/);
+    // The first upload arrived: the checklist has done its work.
+    expect(await page.getByRole('region', { name: 'Get your first statistics' }).count()).toBe(0);
+    // A refused upload says why in words, and its code.
+    await page.getByRole('rowheader', { name: /server .*creative\.example\.com.* NOT_FOUND/i }).waitFor();
     await look('overview');
-    // The dark theme follows the system's.
-    const dark = await browser.newContext({
-      viewport: DESKTOP,
-      colorScheme: 'dark',
-      storageState: await owner.storageState(),
-    });
-    const night = await dark.newPage();
-    await night.goto(`${base}/`);
-    await night.getByRole('heading', { name: 'Overview' }).waitFor();
-    await look('overview-dark', night);
-    await night.goto(`${base}/keys`);
-    await night.getByRole('heading', { name: 'API keys' }).waitFor();
-    await look('keys-dark', night);
-    await dark.close();
+    await page.getByRole('radio', { name: '30 days' }).check();
+    await page.waitForLoadState('networkidle');
+    await look('overview-month');
+    await page.getByRole('radio', { name: '24 hours' }).check();
 
     await nav('Players').click();
     await page.getByRole('link', { name: 'Alex' }).click();
@@ -300,7 +427,13 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     expect(await page.getByRole('cell', { name: '1 hour' }).textContent()).toContain('1 h');
     await page.getByRole('rowheader', { name: 'Stone Mined' }).waitFor();
     await page.getByRole('cell', { name: '420', exact: true }).waitFor();
+    expect(await page.getByRole('cell', { name: '144 kilometers' }).textContent()).toContain('144 km');
+    expect(await page.getByRole('cell', { name: '7.5 hearts' }).textContent()).toContain('7.5 ♥');
     expect(await page.getByRole('combobox', { name: 'Statistic' }).inputValue()).toBe('Time Played');
+    // At 1280 px the values are a table with every column, not cards.
+    const values = page.getByRole('table', { name: /^Values of Alex/ }).locator('..');
+    expect(await values.getAttribute('data-layout')).toBe('table');
+    expect(await page.getByRole('columnheader', { name: 'Changed' }).isVisible()).toBe(true);
     await look('player');
     await nav('Players').click();
     await look('players');
@@ -366,12 +499,17 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await bobContext.close();
   }, 60_000);
 
-  it('reads the audit log with filters, a diff of each change, and a CSV export', async () => {
+  it('reads the audit log in words, with filters by the raw action, a diff of each change, and a CSV export', async () => {
     await nav('Audit log').click();
-    await page.getByRole('cell', { name: 'API_KEY_REVOKED' }).waitFor();
-    await page.getByLabel('Action').selectOption('SERVER_CREATED');
-    await page.getByRole('cell', { name: 'SERVER_CREATED' }).waitFor();
-    await expect.poll(() => page.getByRole('cell', { name: 'API_KEY_REVOKED' }).count()).toBe(0);
+    // What happened, by name: no action code or bare id in its place.
+    await page.getByRole('rowheader', { name: /^Revoked API key Mod uploads/ }).waitFor();
+    await page.getByRole('rowheader', { name: /^Gave bob@example\.com the role Read-only/ }).waitFor();
+    await page.getByRole('rowheader', { name: /^Changed the role of bob@example\.com to Analyst/ }).waitFor();
+    await page.getByRole('rowheader', { name: /^Activated season Season 2/ }).waitFor();
+    await look('audit-log-all');
+    await page.getByLabel('Action', { exact: true }).selectOption('SERVER_CREATED');
+    await page.getByRole('rowheader', { name: /^Registered server Survival/ }).waitFor();
+    await expect.poll(() => page.getByRole('rowheader', { name: /Revoked API key/ }).count()).toBe(0);
     await page.getByRole('button', { name: 'Show changes' }).first().click();
     await page.getByRole('rowheader', { name: /hostname/ }).waitFor();
     await look('audit-log');
@@ -380,8 +518,9 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     const file = await download;
     const csv = await readFile((await file.path())!, 'utf8');
     expect(csv.split('\r\n')[0]).toBe(
-      'created_at,action,actor,actor_user_id,target_type,target_id,ip,request_id,before,after',
+      'created_at,action,actor,actor_user_id,target_type,target_id,ip,request_id,before,after,summary,target_name',
     );
+    expect(csv).toContain(',Registered server Survival,Survival');
     expect(csv).toContain('SERVER_CREATED');
     expect(csv).not.toContain('API_KEY_REVOKED');
   }, 60_000);
@@ -517,9 +656,90 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await page.getByRole('cell', { name: 'mc.example.com:25565' }).waitFor();
   }, 60_000);
 
+  it('answers an address it has no page for with a page that says so', async () => {
+    await page.goto(`${base}/no-such-page`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await look('not-found');
+  }, 30_000);
+
+  it('has looked at every page of the console, in both themes and at both widths', () => {
+    const unseen = PAGES.filter((p) => {
+      const pattern = new RegExp(`^${p.path.replace(/:[^/]+/g, '[^/]+')}$`);
+      return ![...seen].some((path) => pattern.test(path));
+    });
+    expect(unseen.map((p) => p.path)).toEqual([]);
+  });
+
   it('sends a visitor whose session ended back to the sign-in page', async () => {
     await owner.clearCookies();
     await nav('Players').click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   }, 30_000);
+});
+
+describe.skipIf(!haveBrowser)('the development sign-in page (no OIDC_ISSUER)', () => {
+  let db: TestDb;
+  let app: FastifyInstance;
+  let browser: Browser;
+  let base = '';
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    db = await createTestDb();
+    // Without OIDC_ISSUER (and not in production) the service signs people in with its own provider.
+    const config = testConfig({ PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base });
+    app = await buildApp({ config, services: buildServices(db.db, config) });
+    await app.listen({ port, host: '127.0.0.1' });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await db?.drop();
+  });
+
+  it('has the console’s look in both themes, fits a phone, and marks a refused email', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    const refused: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) refused.push(m.text());
+    });
+    await page.goto(`${base}/auth/login`);
+    await page.getByRole('heading', { name: 'Development sign-in' }).waitFor();
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+      const suffix = theme === 'dark' ? '-dark' : '';
+      await page.screenshot({ path: join(SHOTS, `dev-sign-in${suffix}-desktop.png`), fullPage: true });
+      await page.setViewportSize(PHONE);
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: join(SHOTS, `dev-sign-in${suffix}-phone.png`), fullPage: true });
+      await page.setViewportSize(DESKTOP);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    // Styled by the page's own stylesheet (allowed by its hash): the console's card and primary button.
+    const button = page.getByRole('button', { name: 'Sign in' });
+    expect(
+      await button.evaluate((b) => (globalThis as unknown as PageWindow).getComputedStyle(b).backgroundColor),
+    ).toBe('rgb(47, 111, 78)');
+    // A refused email is marked on its field and read with it.
+    await page.getByLabel('Email').evaluate((input) => {
+      (input as { type: string }).type = 'text';
+    });
+    await page.getByLabel('Email').fill('not an email');
+    await button.click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Email').getAttribute('aria-describedby')).toBe('email-error');
+    await page.screenshot({ path: join(SHOTS, 'dev-sign-in-invalid-desktop.png'), fullPage: true });
+    expect(refused).toEqual([]);
+    await context.close();
+  }, 60_000);
 });

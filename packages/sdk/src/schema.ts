@@ -134,7 +134,7 @@ export type paths = {
         };
         /**
          * The audit records matching the filters as CSV, newest first (at most 100,000)
-         * @description Columns: created_at, action, actor, actor_user_id, target_type, target_id, ip, request_id, before and after (JSON). `X-Truncated: true` when more records matched than the limit.
+         * @description Columns: created_at, action, actor, actor_user_id, target_type, target_id, ip, request_id, before and after (JSON), then summary and target_name (what people read). `X-Truncated: true` when more records matched than the limit.
          */
         get: operations["exportAuditLog"];
         put?: never;
@@ -960,7 +960,10 @@ export type components = {
             id: string;
             ip: string | null;
             request_id: string | null;
+            /** @description What happened in one sentence for people, e.g. 'Created API key Mod uploads' */
+            summary: string;
             target_id: string | null;
+            target_name: string | null;
             target_type: string;
             workspace_id: string | null;
         };

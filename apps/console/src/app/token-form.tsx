@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { api, ok } from '../api.ts';
-import { ErrorNotice } from '../ui/ui.tsx';
+import { Form, TextField } from '../ui/form.tsx';
 import { enterWorkspace } from './session.tsx';
 
 /**
@@ -24,7 +24,6 @@ export function TokenForm({
   /** With the id of the workspace the token made the user owner of, once the console shows it. */
   onDone?: (workspaceId: string) => void;
 }) {
-  const id = useId();
   const queryClient = useQueryClient();
   const [token, setToken] = useState('');
   const [name, setName] = useState('');
@@ -42,49 +41,40 @@ export function TokenForm({
     },
   });
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        redeem.mutate();
-      }}
+    <Form
+      mutation={redeem}
+      errorTitle="The token was not accepted"
+      submitLabel={submit}
+      pendingLabel={pending}
+      actions={extra}
     >
-      <label htmlFor={`${id}-token`}>Bootstrap token</label>
-      <input
-        id={`${id}-token`}
+      <TextField
+        label="Bootstrap token"
         name="token"
+        hint={
+          <>
+            The service prints one in its log (the line <code>bootstrap token: stb_bootstrap_…</code>) when it starts
+            with no workspace, or with a workspace nobody owns yet; or set <code>BOOTSTRAP_TOKEN</code>. A new one:{' '}
+            <code>npx statboard bootstrap-token</code>, or <code>npx statboard bootstrap-token --workspace SLUG</code>{' '}
+            to become owner of a workspace made with the CLI.
+          </>
+        }
         autoComplete="off"
         spellCheck={false}
         required
         value={token}
-        onChange={(e) => setToken(e.target.value)}
-        aria-describedby={`${id}-help`}
+        onChange={setToken}
       />
-      <p id={`${id}-help`} className="small muted">
-        The service prints one in its log (the line <code>bootstrap token: stb_bootstrap_…</code>) when it starts with
-        no workspace, or with a workspace nobody owns yet; or set <code>BOOTSTRAP_TOKEN</code>. A new one:{' '}
-        <code>npx statboard bootstrap-token</code>, or <code>npx statboard bootstrap-token --workspace SLUG</code> to
-        become owner of a workspace made with the CLI.
-      </p>
       {withName ? (
-        <>
-          <label htmlFor={`${id}-name`}>Workspace name (optional)</label>
-          <input
-            id={`${id}-name`}
-            name="workspace_name"
-            maxLength={120}
-            placeholder="My Network"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </>
+        <TextField
+          label="Workspace name (optional)"
+          name="workspace_name"
+          maxLength={120}
+          placeholder="My Network"
+          value={name}
+          onChange={setName}
+        />
       ) : null}
-      <ErrorNotice error={redeem.error} title="The token was not accepted" />
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={redeem.isPending}>
-          {redeem.isPending ? pending : submit}
-        </button>
-        {extra}
-      </div>
-    </form>
+    </Form>
   );
 }

@@ -1,9 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import { api, ok, type Schemas } from '../api.ts';
 import { useCan } from '../app/session.tsx';
 import { useUsers } from '../queries.ts';
-import { Empty, ErrorNotice, Loading, PageHeader, Pager, saveFile, When } from '../ui/ui.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { SelectField, TextField } from '../ui/form.tsx';
+import { PageHeader, Pager, Restricted, saveFile, When } from '../ui/ui.tsx';
 
 type AuditRecord = Schemas['AuditRecord'];
 
@@ -54,7 +56,6 @@ export function AuditLog() {
   const allowed = useCan()('read:users');
   const [filters, setFilters] = useState<Filters>({ action: '', actor: '', from: '', to: '' });
   const [page, setPage] = useState(1);
-  const [open, setOpen] = useState<string | null>(null);
   const users = useUsers(allowed);
   const log = useQuery({
     queryKey: ['audit', filters, page],
@@ -77,15 +78,7 @@ export function AuditLog() {
     setFilters((f) => ({ ...f, ...next }));
     setPage(1);
   };
-  if (!allowed) {
-    return (
-      <>
-        <PageHeader title="Audit log" />
-        <p className="notice">Only admins and owners read the audit log.</p>
-      </>
-    );
-  }
-  const records = log.data?.data ?? [];
+  if (!allowed) return <Restricted title="Audit log">Only admins and owners read the audit log.</Restricted>;
   return (
     <>
       <PageHeader
@@ -99,96 +92,48 @@ export function AuditLog() {
       />
       <fieldset className="filters">
         <legend className="visually-hidden">Filters</legend>
-        <label>
-          Action
-          <select value={filters.action} onChange={(e) => set({ action: e.target.value })}>
-            <option value="">Every action</option>
-            {ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Actor
-          <select value={filters.actor} onChange={(e) => set({ actor: e.target.value })}>
-            <option value="">Anyone</option>
-            <option value="cli">The CLI</option>
-            {users.data?.data.map((u) => (
-              <option key={u.id} value={u.id}>
-                {u.display_name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          From
-          <input type="date" value={filters.from} onChange={(e) => set({ from: e.target.value })} />
-        </label>
-        <label>
-          To
-          <input type="date" value={filters.to} onChange={(e) => set({ to: e.target.value })} />
-        </label>
+        <SelectField
+          label="Action"
+          value={filters.action}
+          onChange={(action) => set({ action })}
+          options={[{ value: '', label: 'Every action' }, ...ACTIONS.map((a) => ({ value: a, label: actionWords(a) }))]}
+        />
+        <SelectField
+          label="Actor"
+          value={filters.actor}
+          onChange={(actor) => set({ actor })}
+          options={[
+            { value: '', label: 'Anyone' },
+            { value: 'cli', label: 'The CLI' },
+            ...(users.data?.data ?? []).map((u) => ({ value: u.id, label: u.display_name })),
+          ]}
+        />
+        <TextField label="From" type="date" value={filters.from} onChange={(from) => set({ from })} />
+        <TextField label="To" type="date" value={filters.to} onChange={(to) => set({ to })} />
       </fieldset>
-      <ErrorNotice error={log.error ?? exportCsv.error} />
-      {log.isPending ? (
-        <Loading lines={8} />
-      ) : records.length === 0 ? (
-        <Empty>No record matches.</Empty>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Action</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Target</th>
-                <th scope="col">
-                  <span className="visually-hidden">Details</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {records.map((r) => (
-                <Fragment key={r.id}>
-                  <tr>
-                    <td>
-                      <When at={r.created_at} />
-                    </td>
-                    <td>
-                      <code>{r.action}</code>
-                    </td>
-                    <td>{r.actor.display_name ?? r.actor.label ?? <span className="muted">—</span>}</td>
-                    <td>
-                      {r.target_type}
-                      {r.target_id ? <div className="small muted mono">{r.target_id}</div> : null}
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        aria-expanded={open === r.id}
-                        aria-controls={`diff-${r.id}`}
-                        onClick={() => setOpen(open === r.id ? null : r.id)}
-                      >
-                        {open === r.id ? 'Hide changes' : 'Show changes'}
-                      </button>
-                    </td>
-                  </tr>
-                  {open === r.id ? (
-                    <tr id={`diff-${r.id}`}>
-                      <td colSpan={5}>
-                        <Diff record={r} />
-                      </td>
-                    </tr>
-                  ) : null}
-                </Fragment>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Audit records, newest first"
+        query={log}
+        error={exportCsv.error}
+        empty="No record matches."
+        rowName={(r) => r.summary}
+        columns={[
+          { label: 'When', width: 9, cell: (r) => <When at={r.created_at} /> },
+          {
+            label: 'What',
+            rowHeader: true,
+            width: 16,
+            cell: (r) => <Summary record={r} />,
+            detail: (r) => <code>{r.action}</code>,
+          },
+          {
+            label: 'Who',
+            width: 8,
+            cell: (r) => r.actor.display_name ?? r.actor.label ?? <span className="muted">—</span>,
+          },
+        ]}
+        details={{ show: 'Show changes', hide: 'Hide changes', content: (r) => <Diff record={r} /> }}
+      />
       {log.data ? (
         <Pager page={page} perPage={PER_PAGE} total={log.data.meta.total} onPage={setPage} label="Audit log" />
       ) : null}
@@ -207,14 +152,41 @@ function flatten(value: unknown, prefix = '', out = new Map<string, string>()): 
   return out;
 }
 
+/** "API_KEY_CREATED" → "API key created": the filter's words for an action (its value stays the raw action). */
+function actionWords(action: string): string {
+  const words = action.toLowerCase().split('_').join(' ').replace(/^api /, 'API ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The record's sentence, the target's name in it set in bold. */
+function Summary({ record }: { record: AuditRecord }) {
+  const name = record.target_name;
+  const at = name ? record.summary.indexOf(name) : -1;
+  if (!name || at < 0) return <span className="summary">{record.summary}</span>;
+  return (
+    <span className="summary">
+      {record.summary.slice(0, at)}
+      <strong>{name}</strong>
+      {record.summary.slice(at + name.length)}
+    </span>
+  );
+}
+
 /** Before and after, field by field: removed, added and changed fields marked (not by colour alone). */
 function Diff({ record }: { record: AuditRecord }) {
-  const before = flatten(record.before);
-  const after = flatten(record.after);
-  const fields = [...new Set([...before.keys(), ...after.keys()])].sort();
+  const b = flatten(record.before);
+  const a = flatten(record.after);
+  const fields = [...new Set([...b.keys(), ...a.keys()])].sort();
   return (
     <div className="diff">
       <p className="small muted">
+        {record.target_id ? (
+          <>
+            {`${record.target_type.replace(/_/g, ' ')} `}
+            <code>{record.target_id}</code>
+            {' · '}
+          </>
+        ) : null}
         {record.ip ? `From ${record.ip}` : 'No address (the CLI)'}
         {record.request_id ? (
           <>
@@ -223,37 +195,34 @@ function Diff({ record }: { record: AuditRecord }) {
           </>
         ) : null}
       </p>
-      {fields.length === 0 ? (
-        <p className="muted">No fields recorded.</p>
-      ) : (
-        <table>
-          <caption className="visually-hidden">Changes of {record.action}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Field</th>
-              <th scope="col">Before</th>
-              <th scope="col">After</th>
-            </tr>
-          </thead>
-          <tbody>
-            {fields.map((f) => {
-              const b = before.get(f);
-              const a = after.get(f);
-              const kind = b === undefined ? 'added' : a === undefined ? 'removed' : a === b ? 'same' : 'changed';
-              return (
-                <tr key={f} className={`diff-${kind}`}>
-                  <th scope="row">
-                    <code>{f}</code>
-                    {kind === 'same' ? null : <span className="small muted"> ({kind})</span>}
-                  </th>
-                  <td className="mono">{b ?? '—'}</td>
-                  <td className="mono">{a ?? '—'}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        caption={`Changes: ${record.summary}`}
+        rows={fields.map((f) => {
+          const before = b.get(f);
+          const after = a.get(f);
+          const kind =
+            before === undefined ? 'added' : after === undefined ? 'removed' : after === before ? 'same' : 'changed';
+          return { f, before, after, kind };
+        })}
+        empty="No fields recorded."
+        rowKey={(d) => d.f}
+        rowName={(d) => d.f}
+        columns={[
+          {
+            label: 'Field',
+            rowHeader: true,
+            width: 10,
+            cell: (d) => (
+              <>
+                <code>{d.f}</code>
+                {d.kind === 'same' ? null : <span className={`small diff-${d.kind}`}> ({d.kind})</span>}
+              </>
+            ),
+          },
+          { label: 'Before', width: 10, cell: (d) => <span className="mono">{d.before ?? '—'}</span> },
+          { label: 'After', width: 10, cell: (d) => <span className="mono">{d.after ?? '—'}</span> },
+        ]}
+      />
     </div>
   );
 }

@@ -2,9 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, ok } from '../api.ts';
 import { useSeasons, useStatDefinitions } from '../queries.ts';
+import { DataTable } from '../ui/data-table.tsx';
+import { SelectField } from '../ui/form.tsx';
 import { StatPicker, TIME_PLAYED } from '../ui/stat-picker.tsx';
 import { StatValue } from '../ui/stat-value.tsx';
-import { Empty, ErrorNotice, Loading, PageHeader, When } from '../ui/ui.tsx';
+import { ErrorNotice, formatCount, PageHeader, Pager, When } from '../ui/ui.tsx';
 
 const PER_PAGE = 25;
 
@@ -41,78 +43,49 @@ export function Leaderboards() {
         description="Public statistics ranked as websites see them: public players only, ties share a rank."
       />
       <div className="filters">
-        <label>
-          Season
-          <select value={season} onChange={(e) => set({ season: e.target.value })}>
-            {seasons.data?.data.map((s) => (
-              <option key={s.id} value={s.slug}>
-                {s.name}
-                {s.active ? ' (active)' : ''}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Season"
+          value={season}
+          onChange={(v) => set({ season: v })}
+          options={(seasons.data?.data ?? []).map((s) => ({
+            value: s.slug,
+            label: `${s.name}${s.active ? ' (active)' : ''}`,
+          }))}
+        />
         <StatPicker label="Statistic" stats={publicStats} value={stat} onChange={(key) => set({ stat: key })} />
       </div>
       <ErrorNotice error={seasons.error ?? stats.error ?? board.error} />
-      {seasons.isPending || stats.isPending || (board.isPending && board.fetchStatus !== 'idle') ? (
-        <Loading lines={8} />
-      ) : publicStats.length === 0 ? (
-        <Empty>No public statistics yet: make one public on the Statistics page.</Empty>
-      ) : entries.length === 0 ? (
-        <Empty>
-          {page > 1 ? 'No entries on this page.' : 'Nobody has a value for this statistic in this season yet.'}
-        </Empty>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">
-              {definition?.display_name ?? stat} in {season}, page {page}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col" className="num">
-                  Rank
-                </th>
-                <th scope="col">Player</th>
-                <th scope="col" className="num">
-                  Value
-                </th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e.player.uuid}>
-                  <td className="num">{e.rank.toLocaleString()}</td>
-                  <th scope="row">
-                    <Link to={`/players/${e.player.uuid}`}>{e.player.username}</Link>
-                  </th>
-                  <td className="num">
-                    <StatValue value={e.value} unit={unit} />
-                  </td>
-                  <td>
-                    <When at={e.updated_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <nav className="pager" aria-label="Leaderboard pages">
-        <button type="button" disabled={page <= 1} onClick={() => set({ page: String(page - 1) })}>
-          Previous page
-        </button>
-        <span aria-live="polite">Page {page}</span>
-        <button
-          type="button"
-          disabled={entries.length < PER_PAGE || page * PER_PAGE >= 10_000}
-          onClick={() => set({ page: String(page + 1) })}
-        >
-          Next page
-        </button>
-      </nav>
+      <DataTable
+        caption={`${definition?.display_name ?? stat} in ${season}, page ${page}`}
+        rows={entries}
+        loading={seasons.isPending || stats.isPending || (board.isPending && board.fetchStatus !== 'idle')}
+        empty={
+          publicStats.length === 0
+            ? 'No public statistics yet: make one public on the Statistics page.'
+            : page > 1
+              ? 'No entries on this page.'
+              : 'Nobody has a value for this statistic in this season yet.'
+        }
+        rowKey={(e) => e.player.uuid}
+        rowName={(e) => e.player.username}
+        columns={[
+          { label: 'Rank', numeric: true, width: 4, cell: (e) => formatCount(e.rank) },
+          {
+            label: 'Player',
+            rowHeader: true,
+            cell: (e) => <Link to={`/players/${e.player.uuid}`}>{e.player.username}</Link>,
+          },
+          { label: 'Value', numeric: true, width: 7, cell: (e) => <StatValue value={e.value} unit={unit} /> },
+          { label: 'Updated', width: 9, cell: (e) => <When at={e.updated_at} /> },
+        ]}
+      />
+      <Pager
+        page={page}
+        perPage={PER_PAGE}
+        hasMore={entries.length === PER_PAGE && page * PER_PAGE < 10_000}
+        onPage={(p) => set({ page: String(p) })}
+        label="Leaderboard"
+      />
     </>
   );
 }

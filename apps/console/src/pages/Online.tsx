@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { useOnline, useServers } from '../queries.ts';
-import { ago, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { ago, Empty, ErrorNotice, formatCount, Loading, PageHeader } from '../ui/ui.tsx';
 
 export function Online() {
   const online = useOnline();
@@ -17,7 +18,7 @@ export function Online() {
     <>
       <PageHeader
         title="Online now"
-        description={`Public players whose mod uploaded in the last two minutes, by server. ${online.data ? `${total.toLocaleString()} online.` : ''}`}
+        description={`Public players whose mod uploaded in the last two minutes, by server. ${online.data ? `${formatCount(total)} online.` : ''}`}
       />
       <ErrorNotice error={online.error ?? servers.error} />
       {online.isPending || servers.isPending ? (
@@ -29,20 +30,23 @@ export function Online() {
           {[...groups].map(([id, g]) => (
             <section key={id} className="card" aria-labelledby={`online-${id}`}>
               <h2 id={`online-${id}`}>
-                {g.name} <span className="muted small">({g.players.length})</span>
+                {g.name} <span className="muted small">({formatCount(g.players.length)})</span>
               </h2>
-              {g.players.length === 0 ? (
-                <p className="muted">Nobody online.</p>
-              ) : (
-                <ul className="plain">
-                  {g.players.map((e) => (
-                    <li key={e.player.uuid}>
-                      <Link to={`/players/${e.player.uuid}`}>{e.player.username}</Link>{' '}
-                      <span className="muted small">seen {ago(e.last_seen_at)}</span>
-                    </li>
-                  ))}
-                </ul>
-              )}
+              <DataTable
+                caption={`Online on ${g.name}`}
+                rows={g.players}
+                rowKey={(e) => e.player.uuid}
+                rowName={(e) => e.player.username}
+                empty="Nobody online."
+                columns={[
+                  {
+                    label: 'Player',
+                    rowHeader: true,
+                    cell: (e) => <Link to={`/players/${e.player.uuid}`}>{e.player.username}</Link>,
+                  },
+                  { label: 'Seen', width: 6, cell: (e) => <span title={e.last_seen_at}>{ago(e.last_seen_at)}</span> },
+                ]}
+              />
             </section>
           ))}
         </div>

@@ -3,8 +3,10 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, ok } from '../api.ts';
 import { useOnline } from '../queries.ts';
-import { Chart } from '../ui/charts.tsx';
-import { ago, Empty, ErrorNotice, Loading, PageHeader, When } from '../ui/ui.tsx';
+import { Chart, type Series } from '../ui/charts.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { ago, Breakable, ErrorNotice, formatCount, Loading, PageHeader, When } from '../ui/ui.tsx';
+import { SetupChecklist } from './overview/setup-checklist.tsx';
 
 type Rejection = NonNullable<Awaited<ReturnType<typeof loadRejections>>>['data'][number];
 
@@ -57,6 +59,26 @@ export function Overview() {
   const labels = buckets.map((b) => (range === 'day' ? hourFormat : dayFormat).format(new Date(b.at)));
   const sum = (k: 'batches_accepted' | 'batches_rejected' | 'new_players') => buckets.reduce((s, b) => s + b[k], 0);
   const period = range === 'day' ? 'last 24 hours' : 'last 30 days';
+  const per = `per ${range === 'day' ? 'hour' : 'day'}, ${period}`;
+  const series = (label: string, tone: Series['tone'], k: keyof Omit<(typeof buckets)[number], 'at'>) => ({
+    label,
+    tone,
+    values: buckets.map((b) => b[k]),
+  });
+  const charts = [
+    {
+      title: 'Uploads',
+      kind: 'bars' as const,
+      series: [series('Accepted', 's1', 'batches_accepted'), series('Rejected', 's3', 'batches_rejected')],
+      summary: `Uploads ${per}: ${formatCount(sum('batches_accepted'))} accepted and ${formatCount(sum('batches_rejected'))} rejected.`,
+    },
+    {
+      title: 'Players',
+      kind: 'lines' as const,
+      series: [series('Active', 's2', 'active_players'), series('New', 's4', 'new_players')],
+      summary: `Active and new players ${per}: ${formatCount(sum('new_players'))} new players.`,
+    },
+  ];
 
   return (
     <>
@@ -75,6 +97,7 @@ export function Overview() {
           </fieldset>
         }
       />
+      <SetupChecklist rejected={(rejections.data?.data.length ?? 0) > 0} />
       <section aria-labelledby="totals" className="tiles">
         <h2 id="totals" className="visually-hidden">
           Totals, {period}
@@ -89,26 +112,9 @@ export function Overview() {
         <Loading lines={8} />
       ) : activity.data ? (
         <div className="charts">
-          <Chart
-            title="Uploads"
-            kind="bars"
-            labels={labels}
-            series={[
-              { label: 'Accepted', tone: 's1', values: buckets.map((b) => b.batches_accepted) },
-              { label: 'Rejected', tone: 's3', values: buckets.map((b) => b.batches_rejected) },
-            ]}
-            summary={`Uploads per ${range === 'day' ? 'hour' : 'day'}, ${period}: ${sum('batches_accepted').toLocaleString()} accepted and ${sum('batches_rejected').toLocaleString()} rejected.`}
-          />
-          <Chart
-            title="Players"
-            kind="lines"
-            labels={labels}
-            series={[
-              { label: 'Active', tone: 's2', values: buckets.map((b) => b.active_players) },
-              { label: 'New', tone: 's4', values: buckets.map((b) => b.new_players) },
-            ]}
-            summary={`Active and new players per ${range === 'day' ? 'hour' : 'day'}, ${period}: ${sum('new_players').toLocaleString()} new players.`}
-          />
+          {charts.map((c) => (
+            <Chart key={c.title} labels={labels} {...c} />
+          ))}
         </div>
       ) : null}
       <section aria-labelledby="rejections-heading">
@@ -117,53 +123,53 @@ export function Overview() {
           Uploads the service refused in the last 7 days, grouped by reason, key, server and player. Each says how to
           fix it.
         </p>
-        <ErrorNotice error={rejections.error} title="Rejections could not be loaded" />
-        {rejections.isPending ? (
-          <Loading lines={3} />
-        ) : rejections.data && rejections.data.data.length === 0 ? (
-          <Empty>No rejected uploads in the last 7 days.</Empty>
-        ) : (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Server</th>
-                  <th scope="col">Key</th>
-                  <th scope="col" className="num">
-                    Times
-                  </th>
-                  <th scope="col">Last</th>
-                  <th scope="col">Fix</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rejections.data?.data.map((r) => {
-                  const fix = fixFor(r);
-                  return (
-                    <tr
-                      key={`${r.code}|${r.key?.id}|${r.server?.hostname}|${r.server?.port}|${r.player_uuid}|${r.last_at}`}
-                    >
-                      <td>
-                        <code>{r.code}</code> {r.message}
-                      </td>
-                      <td>{r.server ? `${r.server.hostname}:${r.server.port}` : <span className="muted">—</span>}</td>
-                      <td>{r.key ? r.key.name : <span className="muted">unknown</span>}</td>
-                      <td className="num">{r.count.toLocaleString()}</td>
-                      <td>
-                        <span title={r.last_at}>{ago(r.last_at)}</span>
-                      </td>
-                      <td>{fix ? <Link to={fix.to}>{fix.text}</Link> : <span className="muted">—</span>}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          caption="Rejected uploads, latest first"
+          query={rejections}
+          errorTitle="Rejections could not be loaded"
+          empty="No rejected uploads in the last 7 days."
+          rowKey={(r) => `${r.code}|${r.key?.id}|${r.server?.hostname}|${r.server?.port}|${r.player_uuid}|${r.last_at}`}
+          rowName={(r) => r.message}
+          columns={[
+            {
+              label: 'Reason',
+              rowHeader: true,
+              width: 14,
+              cell: (r) => <Breakable text={r.message} />,
+              detail: (r) => <code>{r.code}</code>,
+            },
+            {
+              label: 'Server',
+              width: 13,
+              cell: (r) =>
+                r.server ? (
+                  <Breakable text={`${r.server.hostname}:${r.server.port}`} />
+                ) : (
+                  <span className="muted">—</span>
+                ),
+            },
+            { label: 'Key', width: 8, cell: (r) => (r.key ? r.key.name : <span className="muted">unknown</span>) },
+            { label: 'Times', numeric: true, width: 5, cell: (r) => formatCount(r.count) },
+            { label: 'Last', width: 6, cell: (r) => <span title={r.last_at}>{ago(r.last_at)}</span> },
+            {
+              label: 'Fix',
+              width: 13,
+              cell: (r) => {
+                const fix = fixFor(r);
+                return fix ? (
+                  <Link to={fix.to}>
+                    <Breakable text={fix.text} />
+                  </Link>
+                ) : (
+                  <span className="muted">—</span>
+                );
+              },
+            },
+          ]}
+        />
         {rejections.data && rejections.data.meta.total > 10 ? (
           <p className="small muted">
-            Showing the 10 latest of {rejections.data.meta.total.toLocaleString()}; first seen{' '}
+            Showing the 10 latest of {formatCount(rejections.data.meta.total)}; first seen{' '}
             <When at={rejections.data.data.at(-1)?.first_at} />.
           </p>
         ) : null}
@@ -175,7 +181,7 @@ export function Overview() {
 function Tile({ label, value, to, tone }: { label: string; value: number | null; to?: string; tone?: 'bad' }) {
   const body = (
     <>
-      <span className="tile-value">{value === null ? '—' : value.toLocaleString()}</span>
+      <span className="tile-value">{value === null ? '—' : formatCount(value)}</span>
       <span className="tile-label">{label}</span>
     </>
   );

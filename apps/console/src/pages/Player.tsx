@@ -5,9 +5,10 @@ import { Link, useParams } from 'react-router';
 import { api, ok, StatboardError } from '../api.ts';
 import { useStatLabels } from '../queries.ts';
 import { Chart } from '../ui/charts.tsx';
+import { DataTable } from '../ui/data-table.tsx';
 import { StatPicker, TIME_PLAYED } from '../ui/stat-picker.tsx';
 import { StatValue } from '../ui/stat-value.tsx';
-import { ago, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
+import { ago, Empty, ErrorNotice, formatCount, Loading, PageHeader } from '../ui/ui.tsx';
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 
@@ -78,40 +79,42 @@ export function Player() {
         <div className="split">
           <section aria-labelledby="values-heading">
             <h2 id="values-heading">Values</h2>
-            {values.length === 0 ? (
-              <Empty>No values in this season yet.</Empty>
-            ) : (
-              <div className="table-wrap tall">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Statistic</th>
-                      <th scope="col" className="num">
-                        Value
-                      </th>
-                      <th scope="col">Changed</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {values.map((v) => (
-                      <tr key={v.key} aria-current={v.key === stat ? 'true' : undefined}>
-                        <th scope="row">
-                          <button type="button" className="link" onClick={() => setChosen(v.key)}>
-                            {label(v.key)}
-                          </button>
-                        </th>
-                        <td className="num">
-                          <StatValue value={v.value} unit={labels(v.key).unit} />
-                        </td>
-                        <td className="small">
-                          <span title={v.updated_at}>{ago(v.updated_at)}</span>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
+            <DataTable
+              caption={`Values of ${name}${season ? ` in ${season.name}` : ''}`}
+              rows={values}
+              empty="No values in this season yet."
+              tall
+              rowKey={(v) => v.key}
+              rowName={(v) => label(v.key)}
+              current={(v) => v.key === stat}
+              columns={[
+                {
+                  label: 'Statistic',
+                  rowHeader: true,
+                  width: 10,
+                  cell: (v) => (
+                    <button type="button" className="link" onClick={() => setChosen(v.key)}>
+                      {label(v.key)}
+                    </button>
+                  ),
+                },
+                {
+                  label: 'Value',
+                  numeric: true,
+                  width: 7,
+                  cell: (v) => <StatValue value={v.value} unit={labels(v.key).unit} />,
+                },
+                {
+                  label: 'Changed',
+                  width: 6,
+                  cell: (v) => (
+                    <span className="small" title={v.updated_at}>
+                      {ago(v.updated_at)}
+                    </span>
+                  ),
+                },
+              ]}
+            />
           </section>
           <section aria-labelledby="detail-heading">
             <h2 id="detail-heading">{stat ? label(stat) : 'History'}</h2>
@@ -125,7 +128,7 @@ export function Player() {
             ) : null}
             {rank.data ? (
               <p>
-                Rank <strong>{rank.data.entry.rank.toLocaleString()}</strong> of {rank.data.total.toLocaleString()} in{' '}
+                Rank <strong>{formatCount(rank.data.entry.rank)}</strong> of {formatCount(rank.data.total)} in{' '}
                 {season?.name}.{' '}
                 <Link
                   to={`/leaderboards?season=${encodeURIComponent(season?.slug ?? '')}&stat=${encodeURIComponent(stat ?? '')}`}

@@ -3,7 +3,9 @@ import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
 import { api, ok, type Schemas } from '../api.ts';
 import { useCan } from '../app/session.tsx';
-import { ago, Badge, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { TextField } from '../ui/form.tsx';
+import { ago, Badge, PageHeader } from '../ui/ui.tsx';
 
 type AdminPlayer = Schemas['AdminPlayer'];
 
@@ -35,70 +37,48 @@ export function Players() {
         description="Everyone who has uploaded. A hidden player is left out of every website read: leaderboards, player pages, who is online."
       />
       <div className="filters">
-        <label>
-          Search players
-          <input
-            type="search"
-            value={search}
-            maxLength={64}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder="Name or UUID"
-          />
-        </label>
+        <TextField
+          label="Search players"
+          type="search"
+          value={search}
+          maxLength={64}
+          onChange={setSearch}
+          placeholder="Name or UUID"
+        />
       </div>
-      <ErrorNotice error={players.error ?? visibility.error} />
-      {players.isPending ? (
-        <Loading />
-      ) : list.length === 0 ? (
-        <Empty>{q ? `No player matches “${q}”.` : 'No players yet: they appear with their first upload.'}</Empty>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Players{q ? ` matching ${q}` : ''}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Player</th>
-                <th scope="col">UUID</th>
-                <th scope="col">Visibility</th>
-                <th scope="col">First seen</th>
-                <th scope="col">Last seen</th>
-                {canCurate ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((p) => (
-                <tr key={p.id}>
-                  <th scope="row">
-                    <Link to={`/players/${p.uuid}`}>{p.username}</Link>
-                  </th>
-                  <td>
-                    <code className="small">{p.uuid}</code>
-                  </td>
-                  <td>{p.public ? <Badge tone="good">public</Badge> : <Badge tone="warn">hidden</Badge>}</td>
-                  <td>{ago(p.first_seen_at)}</td>
-                  <td>{ago(p.last_seen_at)}</td>
-                  {canCurate ? (
-                    <td className="row-actions">
-                      <button
-                        type="button"
-                        disabled={visibility.isPending}
-                        onClick={() => visibility.mutate(p)}
-                        aria-label={`${p.public ? 'Hide' : 'Show'} ${p.username}`}
-                      >
-                        {p.public ? 'Hide' : 'Show'}
-                      </button>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption={`Players${q ? ` matching ${q}` : ''}`}
+        query={players}
+        error={visibility.error}
+        empty={q ? `No player matches “${q}”.` : 'No players yet: they appear with their first upload.'}
+        rowName={(p) => p.username}
+        columns={[
+          {
+            label: 'Player',
+            rowHeader: true,
+            cell: (p) => <Link to={`/players/${p.uuid}`}>{p.username}</Link>,
+          },
+          { label: 'UUID', width: 12, cell: (p) => <code className="small">{p.uuid}</code> },
+          {
+            label: 'Visibility',
+            width: 6,
+            cell: (p) => (p.public ? <Badge tone="good">public</Badge> : <Badge tone="warn">hidden</Badge>),
+          },
+          { label: 'First seen', width: 7, cell: (p) => ago(p.first_seen_at) },
+          { label: 'Last seen', width: 7, cell: (p) => ago(p.last_seen_at) },
+        ]}
+        actions={(p) =>
+          canCurate
+            ? [
+                {
+                  label: p.public ? 'Hide' : 'Show',
+                  onClick: () => visibility.mutate(p),
+                  disabled: visibility.isPending,
+                },
+              ]
+            : []
+        }
+      />
       {list.length >= 500 ? <p className="small muted">The first 500 shown: search to narrow the list.</p> : null}
     </>
   );

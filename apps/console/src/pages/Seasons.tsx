@@ -1,10 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { api, ok, type Schemas } from '../api.ts';
 import { useCan } from '../app/session.tsx';
 import { useSeasons } from '../queries.ts';
-import { DialogForm } from '../ui/forms.tsx';
-import { Badge, ConfirmDialog, Dialog, Empty, ErrorNotice, Loading, PageHeader, When } from '../ui/ui.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { Choice, Field, Form, TextField } from '../ui/form.tsx';
+import { Badge, ConfirmDialog, Dialog, PageHeader, When } from '../ui/ui.tsx';
 
 type Season = Schemas['Season'];
 
@@ -21,7 +23,10 @@ export function Seasons() {
   const canEdit = useCan()('write:config');
   const queryClient = useQueryClient();
   const seasons = useSeasons();
-  const [creating, setCreating] = useState(false);
+  const [params, setParams] = useSearchParams();
+  // `?new` (from the overview's checklist) opens the form.
+  const creating = canEdit && params.has('new');
+  const setCreating = (open: boolean) => setParams(open ? { new: '' } : {}, { replace: !open });
   const [activating, setActivating] = useState<Season | null>(null);
   const active = seasons.data?.data.find((s) => s.active) ?? null;
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['seasons'] });
@@ -39,70 +44,31 @@ export function Seasons() {
       <PageHeader
         title="Seasons"
         description="Uploads count toward the active season; each season has its own values and leaderboards."
-        actions={
-          canEdit ? (
-            <button type="button" className="primary" onClick={() => setCreating(true)}>
-              Create season
-            </button>
-          ) : null
-        }
+        primary={canEdit && { label: 'Create season', onClick: () => setCreating(true) }}
       />
       {!seasons.isPending && !active ? (
         <p className="notice warn" role="status">
           No season is active: every upload is refused until one is.
         </p>
       ) : null}
-      <ErrorNotice error={seasons.error} />
-      {seasons.isPending ? (
-        <Loading />
-      ) : seasons.data?.data.length === 0 ? (
-        <Empty>No seasons yet. Create one and activate it to start collecting.</Empty>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Slug</th>
-                <th scope="col">Status</th>
-                <th scope="col">Starts</th>
-                <th scope="col">Ends</th>
-                {canEdit ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {seasons.data?.data.map((s) => (
-                <tr key={s.id}>
-                  <th scope="row">{s.name}</th>
-                  <td>
-                    <code>{s.slug}</code>
-                  </td>
-                  <td>{s.active ? <Badge tone="good">active</Badge> : <Badge>inactive</Badge>}</td>
-                  <td>
-                    <When at={s.started_at} dateOnly never="—" />
-                  </td>
-                  <td>
-                    <When at={s.ended_at} dateOnly never="—" />
-                  </td>
-                  {canEdit ? (
-                    <td className="row-actions">
-                      {s.active ? null : (
-                        <button type="button" onClick={() => setActivating(s)} aria-label={`Activate ${s.name}`}>
-                          Activate
-                        </button>
-                      )}
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Seasons"
+        query={seasons}
+        empty="No seasons yet. Create one and activate it to start collecting."
+        rowName={(s) => s.name}
+        columns={[
+          { label: 'Name', rowHeader: true, width: 9, cell: (s) => s.name },
+          { label: 'Slug', cell: (s) => <code>{s.slug}</code> },
+          {
+            label: 'Status',
+            width: 6,
+            cell: (s) => (s.active ? <Badge tone="good">active</Badge> : <Badge>inactive</Badge>),
+          },
+          { label: 'Starts', width: 7, cell: (s) => <When at={s.started_at} dateOnly never="—" /> },
+          { label: 'Ends', width: 7, cell: (s) => <When at={s.ended_at} dateOnly never="—" /> },
+        ]}
+        actions={(s) => (canEdit && !s.active ? [{ label: 'Activate', onClick: () => setActivating(s) }] : [])}
+      />
       <Dialog title="Create a season" open={creating} onClose={() => setCreating(false)}>
         {creating ? (
           <SeasonForm
@@ -116,15 +82,10 @@ export function Seasons() {
       </Dialog>
       <ConfirmDialog
         title={`Activate ${activating?.name ?? 'season'}?`}
-        open={activating !== null}
+        subject={activating}
+        mutation={activate}
+        onClose={() => setActivating(null)}
         confirmLabel="Activate season"
-        busy={activate.isPending}
-        error={activate.error}
-        onCancel={() => {
-          activate.reset();
-          setActivating(null);
-        }}
-        onConfirm={() => activating && activate.mutate(activating)}
       >
         <p>
           From now on every upload counts toward <strong>{activating?.name}</strong>
@@ -143,7 +104,6 @@ export function Seasons() {
 }
 
 function SeasonForm({ hasActive, onDone }: { hasActive: boolean; onDone: () => void }) {
-  const id = useId();
   const [name, setName] = useState('');
   const [slug, setSlug] = useState('');
   const [slugTouched, setSlugTouched] = useState(false);
@@ -166,56 +126,58 @@ function SeasonForm({ hasActive, onDone }: { hasActive: boolean; onDone: () => v
     onSuccess: onDone,
   });
   return (
-    <DialogForm
-      onSubmit={() => save.mutate()}
-      error={save.error}
+    <Form
+      layout="dialog"
+      mutation={save}
       errorTitle="The season was not created"
-      pending={save.isPending}
       submitLabel="Create season"
       pendingLabel="Creating…"
     >
-      <label htmlFor={`${id}-name`}>Name</label>
-      <input
-        id={`${id}-name`}
-        required
-        maxLength={120}
-        value={name}
-        placeholder="Season 2"
-        onChange={(e) => {
-          setName(e.target.value);
-          if (!slugTouched) setSlug(slugOf(e.target.value));
-        }}
-      />
-      <label htmlFor={`${id}-slug`}>Slug</label>
-      <input
-        id={`${id}-slug`}
-        required
-        maxLength={120}
-        pattern="[a-z0-9]+(-[a-z0-9]+)*"
-        value={slug}
-        onChange={(e) => {
-          setSlugTouched(true);
-          setSlug(e.target.value);
-        }}
-        aria-describedby={`${id}-slug-help`}
-      />
-      <p id={`${id}-slug-help`} className="small muted">
-        Lower-case letters, digits and dashes; websites use it in URLs (<code>?season=…</code>).
-      </p>
+      <Field label="Name" name="name">
+        {(control) => (
+          <input
+            {...control}
+            required
+            maxLength={120}
+            value={name}
+            placeholder="Season 2"
+            onChange={(e) => {
+              setName(e.target.value);
+              if (!slugTouched) setSlug(slugOf(e.target.value));
+            }}
+          />
+        )}
+      </Field>
+      <Field
+        label="Slug"
+        name="slug"
+        hint={
+          <>
+            Lower-case letters, digits and dashes; websites use it in URLs (<code>?season=…</code>).
+          </>
+        }
+      >
+        {(control) => (
+          <input
+            {...control}
+            required
+            maxLength={120}
+            pattern="[a-z0-9]+(-[a-z0-9]+)*"
+            value={slug}
+            onChange={(e) => {
+              setSlugTouched(true);
+              setSlug(e.target.value);
+            }}
+          />
+        )}
+      </Field>
       <div className="row">
-        <div>
-          <label htmlFor={`${id}-starts`}>Starts (optional)</label>
-          <input id={`${id}-starts`} type="date" value={starts} onChange={(e) => setStarts(e.target.value)} />
-        </div>
-        <div>
-          <label htmlFor={`${id}-ends`}>Ends (optional)</label>
-          <input id={`${id}-ends`} type="date" value={ends} onChange={(e) => setEnds(e.target.value)} />
-        </div>
+        <TextField label="Starts (optional)" name="started_at" type="date" value={starts} onChange={setStarts} />
+        <TextField label="Ends (optional)" name="ended_at" type="date" value={ends} onChange={setEnds} />
       </div>
-      <label className="choice">
-        <input type="checkbox" checked={activate} onChange={(e) => setActivate(e.target.checked)} />
+      <Choice checked={activate} onChange={setActivate}>
         Activate it now{hasActive ? ' (the active season stops collecting)' : ''}
-      </label>
-    </DialogForm>
+      </Choice>
+    </Form>
   );
 }

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, ok, type Schemas } from '../api.ts';
 import { useCan } from '../app/session.tsx';
 import { useServers } from '../queries.ts';
-import { DialogForm } from '../ui/forms.tsx';
-import { ago, Badge, Dialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { Form, TextField } from '../ui/form.tsx';
+import { ago, Breakable, Dialog, EnabledBadge, PageHeader } from '../ui/ui.tsx';
 
 type Server = Schemas['Server'];
 
@@ -34,72 +35,51 @@ export function Servers() {
       <PageHeader
         title="Servers"
         description="The Minecraft servers whose players upload. An upload names the address the player joined; it is accepted only for a registered, enabled server."
-        actions={
-          canEdit ? (
-            <button type="button" className="primary" onClick={() => setParams({ new: '' })}>
-              Register server
-            </button>
-          ) : null
+        primary={canEdit && { label: 'Register server', onClick: () => setParams({ new: '' }) }}
+      />
+      <DataTable
+        caption="Servers"
+        query={servers}
+        error={toggle.error}
+        empty="No servers yet. Register the address players type to join (for example play.example.com:25565)."
+        rowName={(s) => s.name}
+        columns={[
+          {
+            label: 'Name',
+            rowHeader: true,
+            width: 10,
+            cell: (s) => s.display_name ?? s.name,
+            detail: (s) => (s.display_name ? s.name : null),
+          },
+          {
+            label: 'Address',
+            width: 12,
+            cell: (s) => (
+              <code>
+                <Breakable text={`${s.hostname}:${s.port}`} />
+              </code>
+            ),
+          },
+          { label: 'Status', width: 6, cell: (s) => <EnabledBadge enabled={s.enabled} /> },
+          {
+            label: 'Last upload',
+            width: 7,
+            cell: (s) => <span title={s.last_ingest_at ?? undefined}>{ago(s.last_ingest_at)}</span>,
+          },
+        ]}
+        actions={(s) =>
+          canEdit
+            ? [
+                { label: 'Edit', onClick: () => setEditing(s) },
+                {
+                  label: s.enabled ? 'Disable' : 'Enable',
+                  onClick: () => toggle.mutate(s),
+                  disabled: toggle.isPending,
+                },
+              ]
+            : []
         }
       />
-      <ErrorNotice error={servers.error ?? toggle.error} />
-      {servers.isPending ? (
-        <Loading />
-      ) : servers.data?.data.length === 0 ? (
-        <Empty>No servers yet. Register the address players type to join (for example play.example.com:25565).</Empty>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Address</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last upload</th>
-                {canEdit ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {servers.data?.data.map((s) => (
-                <tr key={s.id}>
-                  <th scope="row">
-                    {s.display_name ?? s.name}
-                    {s.display_name ? <div className="small muted">{s.name}</div> : null}
-                  </th>
-                  <td>
-                    <code>
-                      {s.hostname}:{s.port}
-                    </code>
-                  </td>
-                  <td>{s.enabled ? <Badge tone="good">enabled</Badge> : <Badge tone="warn">disabled</Badge>}</td>
-                  <td>
-                    <span title={s.last_ingest_at ?? undefined}>{ago(s.last_ingest_at)}</span>
-                  </td>
-                  {canEdit ? (
-                    <td className="row-actions">
-                      <button type="button" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        onClick={() => toggle.mutate(s)}
-                        disabled={toggle.isPending}
-                        aria-label={`${s.enabled ? 'Disable' : 'Enable'} ${s.name}`}
-                      >
-                        {s.enabled ? 'Disable' : 'Enable'}
-                      </button>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
       <Dialog
         title="Register a server"
         open={canEdit && proposed !== null}
@@ -131,7 +111,6 @@ export function Servers() {
 }
 
 function ServerForm({ existing, proposed, onDone }: { existing?: Server; proposed?: string; onDone: () => void }) {
-  const id = useId();
   const [host, port] = (proposed ?? '').split(':');
   const [hostname, setHostname] = useState(existing?.hostname ?? host ?? '');
   const [portText, setPort] = useState(String(existing?.port ?? (port || 25565)));
@@ -153,52 +132,48 @@ function ServerForm({ existing, proposed, onDone }: { existing?: Server; propose
     onSuccess: onDone,
   });
   return (
-    <DialogForm
-      onSubmit={() => save.mutate()}
-      error={save.error}
+    <Form
+      layout="dialog"
+      mutation={save}
       errorTitle="The server was not saved"
-      pending={save.isPending}
       submitLabel={existing ? 'Save changes' : 'Register server'}
     >
-      <label htmlFor={`${id}-host`}>Hostname</label>
-      <input
-        id={`${id}-host`}
+      <TextField
+        label="Hostname"
+        name="hostname"
+        hint="As players type it to join; the mod sends it with every upload."
         required
         maxLength={253}
         value={hostname}
-        onChange={(e) => setHostname(e.target.value)}
+        onChange={setHostname}
         placeholder="play.example.com"
-        aria-describedby={`${id}-host-help`}
       />
-      <p id={`${id}-host-help`} className="small muted">
-        As players type it to join; the mod sends it with every upload.
-      </p>
-      <label htmlFor={`${id}-port`}>Port</label>
-      <input
-        id={`${id}-port`}
+      <TextField
+        label="Port"
+        name="port"
         required
         type="number"
         min={1}
         max={65535}
         value={portText}
-        onChange={(e) => setPort(e.target.value)}
+        onChange={setPort}
       />
-      <label htmlFor={`${id}-name`}>Name (optional)</label>
-      <input
-        id={`${id}-name`}
+      <TextField
+        label="Name (optional)"
+        name="name"
         maxLength={120}
         value={name}
-        onChange={(e) => setName(e.target.value)}
+        onChange={setName}
         placeholder="Defaults to the hostname"
       />
-      <label htmlFor={`${id}-display`}>Display name (optional)</label>
-      <input
-        id={`${id}-display`}
+      <TextField
+        label="Display name (optional)"
+        name="display_name"
         maxLength={160}
         value={displayName}
-        onChange={(e) => setDisplayName(e.target.value)}
+        onChange={setDisplayName}
         placeholder="Shown on websites"
       />
-    </DialogForm>
+    </Form>
   );
 }

@@ -1,12 +1,13 @@
 import { STAT_UNIT_LABELS, STAT_UNITS, type StatUnit } from '@statboard/sdk/format';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { api, ok, type Schemas } from '../api.ts';
 import { useCan } from '../app/session.tsx';
 import { useStatDefinitions } from '../queries.ts';
-import { DialogForm } from '../ui/forms.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { Choice, Field, Form, Radios, SelectField, TextField } from '../ui/form.tsx';
 import { byGroupAndName, matchesStat } from '../ui/stat-picker.tsx';
-import { Badge, Dialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
+import { Badge, Dialog, ErrorNotice, PageHeader } from '../ui/ui.tsx';
 
 type Definition = Schemas['StatDefinition'];
 
@@ -26,73 +27,57 @@ export function Stats() {
         description="Every statistic the mod has uploaded, named after the game until you name it. Public ones have leaderboards and appear in website reads; the unit says how values are written; the sort order says whether more or less ranks first."
       />
       <div className="filters">
-        <label>
-          Search statistics
-          <input
-            type="search"
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-            placeholder="Name or key: time played, stone…"
-          />
-        </label>
+        <TextField
+          label="Search statistics"
+          type="search"
+          value={filter}
+          onChange={setFilter}
+          placeholder="Name or key: time played, stone…"
+        />
       </div>
       <ErrorNotice error={stats.error} />
-      {stats.isPending ? (
-        <Loading />
-      ) : shown.length === 0 ? (
-        <Empty>
-          {stats.data?.data.length ? 'No statistic matches.' : 'No statistics yet: they appear with the first upload.'}
-        </Empty>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Statistic</th>
-                <th scope="col">Key</th>
-                <th scope="col">Unit</th>
-                <th scope="col">Visibility</th>
-                <th scope="col">Ranks first</th>
-                {canCurate ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((d) => (
-                <tr key={d.id}>
-                  <th scope="row">
-                    {d.display_name}
-                    {d.display_name_is_default ? null : <span className="small muted"> (renamed)</span>}
-                  </th>
-                  <td>
-                    <code className="small">{d.key}</code>
-                  </td>
-                  <td>
-                    {STAT_UNIT_LABELS[d.unit]}
-                    {d.unit_is_default ? null : <span className="small muted"> (set)</span>}
-                  </td>
-                  <td>{d.public ? <Badge tone="good">public</Badge> : <Badge>private</Badge>}</td>
-                  <td>{d.sort_order === 'desc' ? 'the highest' : 'the lowest'}</td>
-                  {canCurate ? (
-                    <td className="row-actions">
-                      <button
-                        type="button"
-                        onClick={() => setEditing(d)}
-                        aria-label={`Edit ${d.display_name} (${d.key})`}
-                      >
-                        Edit
-                      </button>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Statistics"
+        rows={shown}
+        loading={stats.isPending}
+        empty={
+          stats.data?.data.length ? 'No statistic matches.' : 'No statistics yet: they appear with the first upload.'
+        }
+        rowName={(d) => d.display_name}
+        columns={[
+          {
+            label: 'Statistic',
+            rowHeader: true,
+            width: 10,
+            cell: (d) => (
+              <>
+                {d.display_name}
+                {d.display_name_is_default ? null : <span className="small muted"> (renamed)</span>}
+              </>
+            ),
+          },
+          { label: 'Key', width: 14, cell: (d) => <code className="small">{d.key}</code> },
+          {
+            label: 'Unit',
+            width: 10,
+            cell: (d) => (
+              <>
+                {STAT_UNIT_LABELS[d.unit]}
+                {d.unit_is_default ? null : <span className="small muted"> (set)</span>}
+              </>
+            ),
+          },
+          {
+            label: 'Visibility',
+            width: 6,
+            cell: (d) => (d.public ? <Badge tone="good">public</Badge> : <Badge>private</Badge>),
+          },
+          { label: 'Ranks first', width: 7, cell: (d) => (d.sort_order === 'desc' ? 'the highest' : 'the lowest') },
+        ]}
+        actions={(d) =>
+          canCurate ? [{ label: 'Edit', name: `Edit ${d.display_name} (${d.key})`, onClick: () => setEditing(d) }] : []
+        }
+      />
       <Dialog
         title={`Edit ${editing?.display_name ?? 'statistic'}`}
         open={editing !== null}
@@ -105,7 +90,6 @@ export function Stats() {
 }
 
 function DefinitionForm({ definition, onDone }: { definition: Definition; onDone: () => void }) {
-  const id = useId();
   const queryClient = useQueryClient();
   // Empty: the default name (the game's, else the key); 'default': the unit that follows from the key.
   const [displayName, setDisplayName] = useState(definition.display_name_is_default ? '' : definition.display_name);
@@ -131,60 +115,62 @@ function DefinitionForm({ definition, onDone }: { definition: Definition; onDone
     },
   });
   return (
-    <DialogForm
-      onSubmit={() => save.mutate()}
-      error={save.error}
+    <Form
+      layout="dialog"
+      mutation={save}
       errorTitle="The statistic was not changed"
-      pending={save.isPending}
       submitLabel="Save changes"
       onCancel={onDone}
     >
       <p className="small muted">
         <code>{definition.key}</code>
       </p>
-      <label htmlFor={`${id}-name`}>Display name</label>
-      <div className="copy-row">
-        <input
-          id={`${id}-name`}
-          maxLength={255}
-          value={displayName}
-          onChange={(e) => setDisplayName(e.target.value)}
-          placeholder={definition.display_name_is_default ? definition.display_name : 'The default name'}
-          aria-describedby={`${id}-name-help`}
-        />
-        <button type="button" disabled={displayName === ''} onClick={() => setDisplayName('')}>
-          Use the default name
-        </button>
-      </div>
-      <p id={`${id}-name-help`} className="small muted">
-        Empty: the game’s own English name for Minecraft statistics, else the key.
-      </p>
-      <label htmlFor={`${id}-unit`}>Unit</label>
-      <select id={`${id}-unit`} value={unit} onChange={(e) => setUnit(e.target.value as StatUnit | 'default')}>
-        <option value="default">
-          Default{definition.unit_is_default ? ` (${STAT_UNIT_LABELS[definition.unit]})` : ': follows from the key'}
-        </option>
-        {STAT_UNITS.map((u) => (
-          <option key={u} value={u}>
-            {STAT_UNIT_LABELS[u]}
-          </option>
-        ))}
-      </select>
-      <label className="choice">
-        <input type="checkbox" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} />
+      <Field
+        label="Display name"
+        name="display_name"
+        hint="Empty: the game’s own English name for Minecraft statistics, else the key."
+      >
+        {(control) => (
+          <div className="copy-row">
+            <input
+              {...control}
+              maxLength={255}
+              value={displayName}
+              onChange={(e) => setDisplayName(e.target.value)}
+              placeholder={definition.display_name_is_default ? definition.display_name : 'The default name'}
+            />
+            <button type="button" disabled={displayName === ''} onClick={() => setDisplayName('')}>
+              Use the default name
+            </button>
+          </div>
+        )}
+      </Field>
+      <SelectField
+        label="Unit"
+        name="unit"
+        value={unit}
+        onChange={(v) => setUnit(v as StatUnit | 'default')}
+        options={[
+          {
+            value: 'default',
+            label: `Default${definition.unit_is_default ? ` (${STAT_UNIT_LABELS[definition.unit]})` : ': follows from the key'}`,
+          },
+          ...STAT_UNITS.map((u) => ({ value: u, label: STAT_UNIT_LABELS[u] })),
+        ]}
+      />
+      <Choice checked={isPublic} onChange={setPublic}>
         Public: has a leaderboard and appears in website reads
-      </label>
-      <fieldset>
-        <legend>Who ranks first</legend>
-        <label className="choice">
-          <input type="radio" name="order" checked={order === 'desc'} onChange={() => setOrder('desc')} />
-          The highest value (blocks mined, play time)
-        </label>
-        <label className="choice">
-          <input type="radio" name="order" checked={order === 'asc'} onChange={() => setOrder('asc')} />
-          The lowest value (fastest time, fewest deaths)
-        </label>
-      </fieldset>
-    </DialogForm>
+      </Choice>
+      <Radios
+        legend="Who ranks first"
+        name="sort_order"
+        value={order}
+        onChange={setOrder}
+        options={[
+          { value: 'desc', label: 'The highest value (blocks mined, play time)' },
+          { value: 'asc', label: 'The lowest value (fastest time, fewest deaths)' },
+        ]}
+      />
+    </Form>
   );
 }

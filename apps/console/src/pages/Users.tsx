@@ -3,7 +3,9 @@ import { useId, useState } from 'react';
 import { api, ok, ROLE_EXPLAINED, ROLE_LABEL, type Role, type Schemas } from '../api.ts';
 import { useCan, useMe } from '../app/session.tsx';
 import { useUsers } from '../queries.ts';
-import { ago, ConfirmDialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { Form, type Option, Options, SelectField, TextField } from '../ui/form.tsx';
+import { ago, ConfirmDialog, PageHeader, Restricted } from '../ui/ui.tsx';
 
 type User = Schemas['AdminUser'];
 const ROLES: Role[] = ['owner', 'admin', 'analyst', 'readonly'];
@@ -25,14 +27,10 @@ export function Users() {
   // Admins set every role but owner, and cannot change an owner; owners set every role.
   const mayGrant = (r: Role | null) => (r === 'owner' ? can('grant:owner') : true);
   const mayChange = (u: User) => u.role !== 'owner' || can('grant:owner');
+  const roleOptions = ROLES.map((r) => ({ value: r, label: ROLE_LABEL[r], disabled: !mayGrant(r) }));
 
   if (!can('read:users')) {
-    return (
-      <>
-        <PageHeader title="Users and roles" />
-        <p className="notice">Only admins and owners see the users of the workspace.</p>
-      </>
-    );
+    return <Restricted title="Users and roles">Only admins and owners see the users of the workspace.</Restricted>;
   }
   return (
     <>
@@ -55,67 +53,47 @@ export function Users() {
           role.
         </p>
       </details>
-      <AddUser mayGrant={mayGrant} />
-      <ErrorNotice error={users.error} />
-      {users.isPending ? (
-        <Loading />
-      ) : users.data?.data.length === 0 ? (
-        <Empty>Nobody has signed in yet.</Empty>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Last sign-in</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data?.data.map((u) => (
-                <tr key={u.id}>
-                  <th scope="row">
-                    {u.display_name}
-                    {u.id === me.id ? <span className="muted small"> (you)</span> : null}
-                  </th>
-                  <td>{u.email ?? <span className="muted">—</span>}</td>
-                  <td>
-                    <label className="visually-hidden" htmlFor={`role-${u.id}`}>
-                      Role of {u.display_name}
-                    </label>
-                    <select
-                      id={`role-${u.id}`}
-                      value={u.role ?? ''}
-                      disabled={!mayChange(u) || change.isPending}
-                      onChange={(e) => setPending({ user: u, role: (e.target.value || null) as Role | null })}
-                    >
-                      <option value="">No role</option>
-                      {ROLES.map((r) => (
-                        <option key={r} value={r} disabled={!mayGrant(r)}>
-                          {ROLE_LABEL[r]}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>{ago(u.last_login_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <AddUser roleOptions={roleOptions} />
+      <DataTable
+        caption="Users and their roles"
+        query={users}
+        empty="Nobody has signed in yet."
+        rowName={(u) => u.display_name}
+        columns={[
+          {
+            label: 'User',
+            rowHeader: true,
+            cell: (u) => (
+              <>
+                {u.display_name}
+                {u.id === me.id ? <span className="muted small"> (you)</span> : null}
+              </>
+            ),
+          },
+          { label: 'Email', width: 12, cell: (u) => u.email ?? <span className="muted">—</span> },
+          {
+            label: 'Role',
+            width: 10,
+            cell: (u) => (
+              <select
+                aria-label={`Role of ${u.display_name}`}
+                value={u.role ?? ''}
+                disabled={!mayChange(u) || change.isPending}
+                onChange={(e) => setPending({ user: u, role: (e.target.value || null) as Role | null })}
+              >
+                <Options options={[{ value: '', label: 'No role' }, ...roleOptions]} />
+              </select>
+            ),
+          },
+          { label: 'Last sign-in', width: 7, cell: (u) => ago(u.last_login_at) },
+        ]}
+      />
       <ConfirmDialog
         title={`Change the role of ${pending?.user.display_name ?? ''}?`}
-        open={pending !== null}
+        subject={pending}
+        mutation={change}
+        onClose={() => setPending(null)}
         confirmLabel="Change role"
-        busy={change.isPending}
-        error={change.error}
-        onCancel={() => {
-          change.reset();
-          setPending(null);
-        }}
-        onConfirm={() => pending && change.mutate(pending)}
       >
         {pending ? (
           <p>
@@ -138,7 +116,7 @@ export function Users() {
  * Gives a role to someone who has signed in once, by the email their provider verified or by their user id (shown
  * to them on the "No access yet" page): they then see the workspace.
  */
-function AddUser({ mayGrant }: { mayGrant: (r: Role | null) => boolean }) {
+function AddUser({ roleOptions }: { roleOptions: Option[] }) {
   const id = useId();
   const queryClient = useQueryClient();
   const [user, setUser] = useState('');
@@ -152,39 +130,24 @@ function AddUser({ mayGrant }: { mayGrant: (r: Role | null) => boolean }) {
     },
   });
   return (
-    <form
-      className="card add-user"
-      aria-labelledby={`${id}-h`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        add.mutate();
-      }}
-    >
+    <section className="card" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Give someone a role</h2>
       <p className="small muted">
         They sign in once first (they then see “No access yet” and their user id); then enter the email address they
         signed in with, or their user id when their provider has not verified the email or several people share it.
       </p>
-      <div className="filters">
-        <label>
-          Email or user id
-          <input type="text" required spellCheck={false} value={user} onChange={(e) => setUser(e.target.value)} />
-        </label>
-        <label>
-          Role
-          <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {ROLES.map((r) => (
-              <option key={r} value={r} disabled={!mayGrant(r)}>
-                {ROLE_LABEL[r]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" className="primary" disabled={add.isPending}>
-          {add.isPending ? 'Saving…' : 'Give role'}
-        </button>
-      </div>
-      <ErrorNotice error={add.error} title="The role was not given" />
-    </form>
+      <Form layout="inline" mutation={add} errorTitle="The role was not given" submitLabel="Give role">
+        <TextField
+          label="Email or user id"
+          name="user"
+          type="text"
+          required
+          spellCheck={false}
+          value={user}
+          onChange={setUser}
+        />
+        <SelectField label="Role" name="role" value={role} onChange={(v) => setRole(v as Role)} options={roleOptions} />
+      </Form>
+    </section>
   );
 }

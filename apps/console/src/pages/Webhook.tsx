@@ -1,11 +1,23 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ok } from '../api.ts';
 import { useCan } from '../app/session.tsx';
 import { useWebhooks } from '../queries.ts';
-import { Badge, ConfirmDialog, Dialog, Empty, ErrorNotice, Loading, PageHeader, Pager, When } from '../ui/ui.tsx';
-import { type Webhook as Hook, SecretDialog, WebhookForm } from './Webhooks.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import {
+  Badge,
+  ConfirmDialog,
+  Dialog,
+  dateTime,
+  ErrorNotice,
+  formatCount,
+  PageHeader,
+  Pager,
+  Restricted,
+  When,
+} from '../ui/ui.tsx';
+import { type Webhook as Hook, hookName, SecretDialog, WebhookForm } from './Webhooks.tsx';
 
 const PER_PAGE = 20;
 
@@ -15,7 +27,6 @@ export function Webhook() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
-  const [open, setOpen] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [secret, setSecret] = useState<{ hook: Hook; secret: string } | null>(null);
@@ -50,24 +61,18 @@ export function Webhook() {
     },
   });
   const remove = useMutation({
-    mutationFn: () => ok(api.DELETE('/api/v1/admin/webhooks/{webhook}', { params: { path: { webhook: id } } })),
+    mutationFn: (hook: string) =>
+      ok(api.DELETE('/api/v1/admin/webhooks/{webhook}', { params: { path: { webhook: hook } } })),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
       navigate('/webhooks');
     },
   });
-  if (!canEdit) {
-    return (
-      <>
-        <PageHeader title="Webhook" />
-        <p className="notice">Only admins and owners see webhooks.</p>
-      </>
-    );
-  }
+  if (!canEdit) return <Restricted title="Webhook">Only admins and owners see webhooks.</Restricted>;
   return (
     <>
       <PageHeader
-        title={hook ? (hook.description ?? new URL(hook.url).host) : 'Webhook'}
+        title={hook ? hookName(hook) : 'Webhook'}
         description={
           <>
             {hook ? <code>{hook.url}</code> : null} · <Link to="/webhooks">All webhooks</Link>
@@ -100,85 +105,50 @@ export function Webhook() {
       ) : null}
       {hook && !hook.enabled ? <p className="notice warn">This webhook is disabled: nothing is sent to it.</p> : null}
       <h2>Deliveries</h2>
-      <ErrorNotice error={deliveries.error} />
-      {deliveries.isPending ? (
-        <Loading lines={6} />
-      ) : deliveries.data?.data.length === 0 ? (
-        <Empty>Nothing sent yet. Send a test event to check the receiver.</Empty>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col" className="num">
-                  Attempts
-                </th>
-                <th scope="col">Next attempt</th>
-                <th scope="col">
-                  <span className="visually-hidden">Details</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data?.data.map((d) => (
-                <Fragment key={d.id}>
-                  <tr>
-                    <td>
-                      <code>{d.type}</code>
-                    </td>
-                    <td>
-                      <Badge tone={d.status === 'delivered' ? 'good' : d.status === 'failed' ? 'bad' : 'warn'}>
-                        {d.status}
-                      </Badge>
-                    </td>
-                    <td>
-                      <When at={d.created_at} />
-                    </td>
-                    <td className="num">{d.attempts.length}</td>
-                    <td>
-                      <When at={d.next_attempt_at} never="—" />
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        aria-expanded={open === d.id}
-                        aria-controls={`delivery-${d.id}`}
-                        onClick={() => setOpen(open === d.id ? null : d.id)}
-                      >
-                        {open === d.id ? 'Hide' : 'Details'}
-                      </button>
-                    </td>
-                  </tr>
-                  {open === d.id ? (
-                    <tr id={`delivery-${d.id}`}>
-                      <td colSpan={6}>
-                        <h3 className="small">Attempts</h3>
-                        {d.attempts.length === 0 ? (
-                          <p className="muted">Not tried yet.</p>
-                        ) : (
-                          <ol>
-                            {d.attempts.map((a) => (
-                              <li key={a.attempt}>
-                                <When at={a.started_at} /> · {a.duration_ms} ms ·{' '}
-                                {a.status_code !== null ? `answered ${a.status_code}` : (a.error ?? 'no answer')}
-                              </li>
-                            ))}
-                          </ol>
-                        )}
-                        <h3 className="small">Body sent</h3>
-                        <pre className="code">{JSON.stringify(d.payload, null, 2)}</pre>
-                      </td>
-                    </tr>
-                  ) : null}
-                </Fragment>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Deliveries"
+        query={deliveries}
+        empty="Nothing sent yet. Send a test event to check the receiver."
+        rowName={(d) => `${d.type} of ${dateTime(d.created_at)}`}
+        columns={[
+          { label: 'Event', rowHeader: true, width: 12, cell: (d) => <code>{d.type}</code> },
+          {
+            label: 'Status',
+            width: 6,
+            cell: (d) => (
+              <Badge tone={d.status === 'delivered' ? 'good' : d.status === 'failed' ? 'bad' : 'warn'}>
+                {d.status}
+              </Badge>
+            ),
+          },
+          { label: 'Created', width: 9, cell: (d) => <When at={d.created_at} /> },
+          { label: 'Attempts', numeric: true, cell: (d) => formatCount(d.attempts.length) },
+          { label: 'Next attempt', width: 9, cell: (d) => <When at={d.next_attempt_at} never="—" /> },
+        ]}
+        details={{
+          show: 'Details',
+          hide: 'Hide details',
+          content: (d) => (
+            <>
+              <h3 className="small">Attempts</h3>
+              {d.attempts.length === 0 ? (
+                <p className="muted">Not tried yet.</p>
+              ) : (
+                <ol>
+                  {d.attempts.map((a) => (
+                    <li key={a.attempt}>
+                      <When at={a.started_at} /> · {a.duration_ms} ms ·{' '}
+                      {a.status_code !== null ? `answered ${a.status_code}` : (a.error ?? 'no answer')}
+                    </li>
+                  ))}
+                </ol>
+              )}
+              <h3 className="small">Body sent</h3>
+              <pre className="code">{JSON.stringify(d.payload, null, 2)}</pre>
+            </>
+          ),
+        }}
+      />
       {deliveries.data ? (
         <Pager page={page} perPage={PER_PAGE} total={deliveries.data.meta.total} onPage={setPage} label="Deliveries" />
       ) : null}
@@ -187,16 +157,11 @@ export function Webhook() {
       </Dialog>
       <ConfirmDialog
         title="Delete this webhook?"
-        open={deleting}
-        danger
+        subject={deleting ? id : null}
+        mutation={remove}
+        onClose={() => setDeleting(false)}
         confirmLabel="Delete webhook"
-        busy={remove.isPending}
-        error={remove.error}
-        onCancel={() => {
-          remove.reset();
-          setDeleting(false);
-        }}
-        onConfirm={() => remove.mutate()}
+        danger
       >
         <p>Nothing more is sent to it; its deliveries waiting and its history are deleted with it.</p>
       </ConfirmDialog>

@@ -1,11 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, ok, type Schemas } from '../api.ts';
 import { useCan } from '../app/session.tsx';
 import { useWebhooks } from '../queries.ts';
-import { DialogForm, RevealSecretDialog } from '../ui/forms.tsx';
-import { ago, Badge, Dialog, Empty, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { Checkboxes, Choice, Form, TextField } from '../ui/form.tsx';
+import { RevealSecretDialog } from '../ui/reveal-secret.tsx';
+import { ago, Badge, Breakable, Dialog, EnabledBadge, formatCount, PageHeader, Restricted } from '../ui/ui.tsx';
 
 export type Webhook = Schemas['Webhook'];
 export type WebhookEvent = Webhook['events'][number];
@@ -25,10 +27,9 @@ export function Webhooks() {
   const [secret, setSecret] = useState<{ hook: Webhook; secret: string } | null>(null);
   if (!canEdit) {
     return (
-      <>
-        <PageHeader title="Webhooks" />
-        <p className="notice">Only admins and owners see webhooks: their URLs often carry a receiver's own token.</p>
-      </>
+      <Restricted title="Webhooks">
+        Only admins and owners see webhooks: their URLs often carry a receiver's own token.
+      </Restricted>
     );
   }
   return (
@@ -36,62 +37,46 @@ export function Webhooks() {
       <PageHeader
         title="Webhooks"
         description="Tell a Discord bot or any HTTP receiver what happens: a record falling, a new player, a season starting. Every delivery is signed (Standard Webhooks) and retried for 24 hours."
-        actions={
-          <button type="button" className="primary" onClick={() => setCreating(true)}>
-            Create webhook
-          </button>
-        }
+        primary={{ label: 'Create webhook', onClick: () => setCreating(true) }}
       />
-      <ErrorNotice error={hooks.error} />
-      {hooks.isPending ? (
-        <Loading />
-      ) : hooks.data?.data.length === 0 ? (
-        <Empty>No webhooks yet.</Empty>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Receiver</th>
-                <th scope="col">Events</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last delivery</th>
-                <th scope="col" className="num">
-                  Waiting
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {hooks.data?.data.map((h) => (
-                <tr key={h.id}>
-                  <th scope="row">
-                    <Link to={`/webhooks/${h.id}`}>{h.description ?? new URL(h.url).host}</Link>
-                    <div className="small muted mono">{h.url}</div>
-                  </th>
-                  <td className="small">{h.events.join(', ')}</td>
-                  <td>{h.enabled ? <Badge tone="good">enabled</Badge> : <Badge tone="warn">disabled</Badge>}</td>
-                  <td>
-                    {h.last_delivery ? (
-                      <>
-                        {h.last_delivery.ok ? <Badge tone="good">ok</Badge> : <Badge tone="bad">failed</Badge>}{' '}
-                        {ago(h.last_delivery.at)}
-                        {h.last_delivery.ok ? null : (
-                          <div className="small muted">
-                            {h.last_delivery.error ?? `answered ${h.last_delivery.status_code}`}
-                          </div>
-                        )}
-                      </>
-                    ) : (
-                      <span className="muted">none yet</span>
-                    )}
-                  </td>
-                  <td className="num">{h.pending_deliveries.toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Webhooks"
+        query={hooks}
+        empty="No webhooks yet."
+        rowName={(h) => hookName(h)}
+        columns={[
+          {
+            label: 'Receiver',
+            rowHeader: true,
+            width: 14,
+            cell: (h) => <Link to={`/webhooks/${h.id}`}>{hookName(h)}</Link>,
+            detail: (h) => (
+              <span className="mono">
+                <Breakable text={h.url} />
+              </span>
+            ),
+          },
+          { label: 'Events', width: 10, cell: (h) => <span className="small">{h.events.join(', ')}</span> },
+          { label: 'Status', width: 6, cell: (h) => <EnabledBadge enabled={h.enabled} /> },
+          {
+            label: 'Last delivery',
+            cell: (h) =>
+              h.last_delivery ? (
+                <>
+                  {h.last_delivery.ok ? <Badge tone="good">ok</Badge> : <Badge tone="bad">failed</Badge>}{' '}
+                  {ago(h.last_delivery.at)}
+                </>
+              ) : (
+                <span className="muted">none yet</span>
+              ),
+            detail: (h) =>
+              h.last_delivery && !h.last_delivery.ok
+                ? (h.last_delivery.error ?? `answered ${h.last_delivery.status_code}`)
+                : null,
+          },
+          { label: 'Waiting', numeric: true, cell: (h) => formatCount(h.pending_deliveries) },
+        ]}
+      />
       <Dialog title="Create a webhook" open={creating} onClose={() => setCreating(false)} wide>
         {creating ? (
           <WebhookForm
@@ -107,6 +92,11 @@ export function Webhooks() {
   );
 }
 
+/** What a webhook is called: its description, else its receiver's host. */
+export function hookName(h: Webhook): string {
+  return h.description ?? new URL(h.url).host;
+}
+
 export function WebhookForm({
   existing,
   onSaved,
@@ -114,7 +104,6 @@ export function WebhookForm({
   existing?: Webhook;
   onSaved: (hook: Webhook, secret?: string) => void;
 }) {
-  const id = useId();
   const queryClient = useQueryClient();
   const [url, setUrl] = useState(existing?.url ?? '');
   const [description, setDescription] = useState(existing?.description ?? '');
@@ -149,59 +138,55 @@ export function WebhookForm({
     },
   });
   return (
-    <DialogForm
-      onSubmit={() => save.mutate()}
-      error={save.error}
+    <Form
+      layout="dialog"
+      mutation={save}
       errorTitle="The webhook was not saved"
-      pending={save.isPending}
       submitLabel={existing ? 'Save changes' : 'Create webhook'}
       submitDisabled={events.length === 0}
     >
-      <label htmlFor={`${id}-url`}>Receiver URL</label>
-      <input
-        id={`${id}-url`}
+      <TextField
+        label="Receiver URL"
+        name="url"
+        hint={
+          <>
+            An http(s) address reachable from the service. Addresses inside your network are refused unless the service
+            runs with <code>WEBHOOK_ALLOW_PRIVATE=1</code>.
+          </>
+        }
         type="url"
         required
         maxLength={2048}
         value={url}
-        onChange={(e) => setUrl(e.target.value)}
+        onChange={setUrl}
         placeholder="https://relay.example.com/statboard"
-        aria-describedby={`${id}-url-help`}
       />
-      <p id={`${id}-url-help`} className="small muted">
-        An http(s) address reachable from the service. Addresses inside your network are refused unless the service runs
-        with <code>WEBHOOK_ALLOW_PRIVATE=1</code>.
-      </p>
-      <label htmlFor={`${id}-description`}>Description (optional)</label>
-      <input
-        id={`${id}-description`}
+      <TextField
+        label="Description (optional)"
+        name="description"
         maxLength={200}
         value={description}
-        onChange={(e) => setDescription(e.target.value)}
+        onChange={setDescription}
         placeholder="Discord #records"
       />
-      <fieldset>
-        <legend>Events</legend>
-        {EVENTS.map((ev) => (
-          <label key={ev.type} className="choice">
-            <input
-              type="checkbox"
-              checked={events.includes(ev.type)}
-              onChange={() =>
-                setEvents((list) => (list.includes(ev.type) ? list.filter((x) => x !== ev.type) : [...list, ev.type]))
-              }
-            />
+      <Checkboxes
+        legend="Events"
+        name="events"
+        value={events}
+        onChange={setEvents}
+        options={EVENTS.map((ev) => ({
+          value: ev.type,
+          label: (
             <span>
               <code>{ev.type}</code> <span className="small muted">{ev.help}</span>
             </span>
-          </label>
-        ))}
-      </fieldset>
-      <label className="choice">
-        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+          ),
+        }))}
+      />
+      <Choice checked={enabled} onChange={setEnabled}>
         Enabled (a disabled webhook is sent nothing and stores nothing new)
-      </label>
-    </DialogForm>
+      </Choice>
+    </Form>
   );
 }
 

@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useState } from 'react';
+import { formatCount } from './ui.tsx';
 
 /** What the picker needs of a statistic (a definition of `/admin/stats` has it). */
 export interface PickableStat {
@@ -173,7 +174,7 @@ export function StatPicker({
           <p className="muted small">No statistic matches.</p>
         ) : matches.length > shown.length ? (
           <p className="muted small">
-            {shown.length} of {matches.length.toLocaleString()} shown: type to narrow the list.
+            {shown.length} of {formatCount(matches.length)} shown: type to narrow the list.
           </p>
         ) : null}
       </div>

@@ -1,14 +1,18 @@
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { formatStatValue } from '@statboard/sdk/format';
+import { Fragment, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { StatboardError } from '../api.ts';
 
 /** A page's heading, what it is for, and its main actions. */
 export function PageHeader({
   title,
   description,
+  primary,
   actions,
 }: {
   title: string;
   description?: ReactNode;
+  /** The page's main action (a button), when the user's role allows it. */
+  primary?: { label: string; onClick: () => void } | null | false;
   actions?: ReactNode;
 }) {
   useEffect(() => {
@@ -20,15 +24,36 @@ export function PageHeader({
         <h1>{title}</h1>
         {description ? <p className="muted">{description}</p> : null}
       </div>
-      {actions ? <div className="actions">{actions}</div> : null}
+      {actions || primary ? (
+        <div className="actions">
+          {actions}
+          {primary ? (
+            <button type="button" className="primary" onClick={primary.onClick}>
+              {primary.label}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
     </header>
   );
 }
 
 const FORBIDDEN_HINT = 'Your role does not allow this. An admin or owner can change your role on the Users page.';
 
-/** An error as the service gave it: its message, code and request id (to quote when asking for help). */
-export function ErrorNotice({ error, title = 'Something went wrong' }: { error: unknown; title?: string }) {
+/**
+ * An error as the service gave it: its message, each problem of a 422 with the field it is about (by the label
+ * of the form's field, which it focuses, where `fieldOf` knows it), and its code and request id (to quote when
+ * asking for help).
+ */
+export function ErrorNotice({
+  error,
+  title = 'Something went wrong',
+  fieldOf,
+}: {
+  error: unknown;
+  title?: string;
+  fieldOf?: (path: string) => { id: string; label: string } | null;
+}) {
   if (error === null || error === undefined) return null;
   const e = error instanceof StatboardError ? error : null;
   const message = e ? e.message : error instanceof Error ? error.message : String(error);
@@ -38,11 +63,21 @@ export function ErrorNotice({ error, title = 'Something went wrong' }: { error: 
       <p>{message}</p>
       {e?.details ? (
         <ul>
-          {Object.entries(e.details).map(([field, msgs]) => (
-            <li key={field}>
-              <code>{field}</code> {msgs.join('; ')}
-            </li>
-          ))}
+          {Object.entries(e.details).map(([path, msgs]) => {
+            const field = fieldOf?.(path);
+            return (
+              <li key={path}>
+                {field ? (
+                  <button type="button" className="link" onClick={() => focusField(field.id)}>
+                    {field.label}
+                  </button>
+                ) : (
+                  <code>{path}</code>
+                )}{' '}
+                {msgs.join('; ')}
+              </li>
+            );
+          })}
         </ul>
       ) : null}
       {e?.status === 403 ? <p>{FORBIDDEN_HINT}</p> : null}
@@ -59,6 +94,13 @@ export function ErrorNotice({ error, title = 'Something went wrong' }: { error: 
       ) : null}
     </div>
   );
+}
+
+/** Moves focus to a form's field: the control itself, or the first control of a group of them. */
+function focusField(id: string): void {
+  const el = document.getElementById(id);
+  const control = el?.matches('input, select, textarea') ? el : el?.querySelector('input, select, textarea');
+  (control as HTMLElement | null | undefined)?.focus();
 }
 
 /** Space kept for what is loading, so nothing moves when it arrives. */
@@ -134,39 +176,48 @@ export function Dialog({
   );
 }
 
-/** Asks before a change that cannot be undone; says what will happen. */
-export function ConfirmDialog({
+/**
+ * Asks before a change that cannot be undone, and says what will happen. Open while `subject` (what the change
+ * is about) is set; Confirm runs `mutation` with it, whose pending state and error the dialog shows; Cancel
+ * forgets the error and closes.
+ */
+export function ConfirmDialog<T>({
   title,
-  open,
+  subject,
+  mutation,
+  onClose,
   children,
   confirmLabel,
   danger = false,
-  busy = false,
-  error,
-  onConfirm,
-  onCancel,
 }: {
   title: string;
-  open: boolean;
+  subject: T | null;
+  mutation: { mutate: (subject: T) => void; reset: () => void; isPending: boolean; error: unknown };
+  onClose: () => void;
   children: ReactNode;
   confirmLabel: string;
   danger?: boolean;
-  busy?: boolean;
-  error?: unknown;
-  onConfirm: () => void;
-  onCancel: () => void;
 }) {
+  const cancel = () => {
+    mutation.reset();
+    onClose();
+  };
   return (
-    <Dialog title={title} open={open} onClose={onCancel}>
+    <Dialog title={title} open={subject !== null} onClose={cancel}>
       <div className="dialog-body">
         {children}
-        <ErrorNotice error={error} />
+        <ErrorNotice error={mutation.error} />
         <div className="dialog-actions">
-          <button type="button" onClick={onCancel}>
+          <button type="button" onClick={cancel}>
             Cancel
           </button>
-          <button type="button" className={danger ? 'danger' : 'primary'} disabled={busy} onClick={onConfirm}>
-            {busy ? 'Working…' : confirmLabel}
+          <button
+            type="button"
+            className={danger ? 'danger' : 'primary'}
+            disabled={mutation.isPending}
+            onClick={() => subject !== null && mutation.mutate(subject)}
+          >
+            {mutation.isPending ? 'Working…' : confirmLabel}
           </button>
         </div>
       </div>
@@ -227,34 +278,51 @@ export function DownloadButton({
   );
 }
 
-/** Previous / next over `total` items, `perPage` a page. */
+/**
+ * Previous / next page: over `total` items, `perPage` a page; or, where the total is not known, with `hasMore`
+ * saying whether a next page exists.
+ */
 export function Pager({
   page,
   perPage,
   total,
+  hasMore,
   onPage,
   label,
 }: {
   page: number;
   perPage: number;
-  total: number;
+  total?: number;
+  hasMore?: boolean;
   onPage: (page: number) => void;
   label: string;
 }) {
-  const pages = Math.max(1, Math.ceil(total / perPage));
-  if (pages <= 1) return null;
+  const pages = total === undefined ? null : Math.max(1, Math.ceil(total / perPage));
+  const next = pages === null ? (hasMore ?? false) : page < pages;
+  if (pages !== null && pages <= 1) return null;
   return (
     <nav className="pager" aria-label={`${label} pages`}>
       <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         Previous page
       </button>
       <span aria-live="polite">
-        Page {page} of {pages} ({total.toLocaleString()} in all)
+        Page {page}
+        {pages === null || total === undefined ? null : ` of ${pages} (${formatCount(total)} in all)`}
       </span>
-      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+      <button type="button" disabled={!next} onClick={() => onPage(page + 1)}>
         Next page
       </button>
     </nav>
+  );
+}
+
+/** A page the user's role does not show: its heading, and why. */
+export function Restricted({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <>
+      <PageHeader title={title} />
+      <p className="notice">{children}</p>
+    </>
   );
 }
 
@@ -268,8 +336,33 @@ export function Badge({
   return <span className={`badge ${tone}`}>{children}</span>;
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/**
+ * Text that may break after its dots, colons and slashes (a hostname, an address, a URL) rather than anywhere
+ * or not at all: "creative.example.com:25565" wraps as "creative.example.com:" and "25565".
+ */
+export function Breakable({ text }: { text: string }) {
+  const parts = text.split(/(?<=[.:/])/);
+  return parts.map((part, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text, in order
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 ? <wbr /> : null}
+    </Fragment>
+  ));
+}
+
+/** Whether a server or webhook is enabled, as a badge. */
+export function EnabledBadge({ enabled }: { enabled: boolean }) {
+  return enabled ? <Badge tone="good">enabled</Badge> : <Badge tone="warn">disabled</Badge>;
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** A time as the reader's locale writes it, in words (for names and sentences). */
+export function dateTime(at: string): string {
+  return dateTimeFormat.format(new Date(at));
+}
 
 /** A time as the reader's locale writes it, in a `<time>` element; "never" for null. */
 export function When({
@@ -285,7 +378,7 @@ export function When({
   const d = new Date(at);
   return (
     <time dateTime={at} title={d.toISOString()}>
-      {(onlyDate ? dateOnly : dateTime).format(d)}
+      {(onlyDate ? dateOnly : dateTimeFormat).format(d)}
     </time>
   );
 }
@@ -300,6 +393,7 @@ export function ago(at: string | null | undefined): string {
   return `${Math.floor(s / 86_400)} d ago`;
 }
 
-export function formatNumber(n: number): string {
-  return Number.isInteger(n) ? n.toLocaleString() : n.toLocaleString(undefined, { maximumFractionDigits: 2 });
+/** A count as every page writes it ("1,234"), the digits of statistic values (`formatStatValue`). */
+export function formatCount(n: number): string {
+  return formatStatValue(n, 'count');
 }

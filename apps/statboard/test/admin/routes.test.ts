@@ -22,6 +22,8 @@ interface AuditRecord {
   action: string;
   target_type: string;
   target_id: string | null;
+  target_name: string | null;
+  summary: string;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   ip: string | null;
@@ -451,6 +453,29 @@ describe('audit log', () => {
     expect(role.after).toMatchObject({ role: 'analyst' });
     const rotated = log.find((r) => r.action === 'API_KEY_ROTATED')!;
     expect(rotated.after).toMatchObject({ grace_seconds: 300, replacement: expect.any(Object) });
+  });
+
+  it('names each target and says what happened in words people read, the raw action kept beside them', async () => {
+    const log = await auditLog();
+    const created = log.find((r) => r.request_id === 'req-create-key')!;
+    expect(created).toMatchObject({ target_name: 'Website', summary: 'Created API key Website' });
+    expect(log.find((r) => r.action === 'SERVER_UPDATED')).toMatchObject({
+      target_name: 'Lobby',
+      summary: 'Disabled server Lobby',
+    });
+    expect(log.find((r) => r.action === 'USER_ROLE_UPDATED' && r.target_id === t.userIds.analyst)).toMatchObject({
+      target_name: 'analyst@example.com',
+      summary: 'Gave analyst@example.com the role Analyst',
+    });
+    expect(log.find((r) => r.action === 'WORKSPACE_BOOTSTRAPPED')).toMatchObject({
+      target_name: 'Team',
+      summary: 'Set up workspace Team',
+    });
+    // Every record reads as a sentence, none as a code or a bare id.
+    for (const r of log) {
+      expect(r.summary).not.toMatch(/^[A-Z_]+$/);
+      if (r.target_id !== null) expect(r.summary).not.toContain(r.target_id);
+    }
   });
 
   it('never contains a secret or a hash', async () => {

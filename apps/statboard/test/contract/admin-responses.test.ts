@@ -346,7 +346,10 @@ describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () =>
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="statboard-audit-log-/);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('created_at,action,actor,actor_user_id,target_type,target_id,ip,request_id,before,after');
+    expect(lines[0]).toBe(
+      'created_at,action,actor,actor_user_id,target_type,target_id,ip,request_id,before,after,summary,target_name',
+    );
+    expect(lines[1]).toMatch(/,Created (and activated )?season [^,]+,[^,]+$/);
     expect(lines).toHaveLength(created.meta.total + 1);
     expect((await call(analyst(), 'GET', E, E)).statusCode).toBe(403);
     expect((await call(null, 'GET', E, E)).statusCode).toBe(401);

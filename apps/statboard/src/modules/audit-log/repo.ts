@@ -14,6 +14,8 @@ export interface AuditRow {
   ip: string | null;
   request_id: string | null;
   created_at: Date;
+  /** The target's name today, for targets the record may not name itself (users, seasons); else null. */
+  current_name: string | null;
 }
 
 export interface AuditWrite {
@@ -89,7 +91,17 @@ function auditWhere(workspaceId: string, f: AuditFilter): { where: string; param
 }
 
 const AUDIT_COLUMNS = `a.id, a.workspace_id, a.actor_user_id, a.actor_label, u.display_name AS actor_display_name,
-             a.action, a.target_type, a.target_id, a.before, a.after, a.ip, a.request_id, a.created_at`;
+             a.action, a.target_type, a.target_id, a.before, a.after, a.ip, a.request_id, a.created_at,
+             coalesce(tu.email, tu.display_name, ts.name) AS current_name`;
+
+/**
+ * The records with their actor, and the target's name today where the record may not carry one: a user (a
+ * bootstrap redeemed keeps only ids) and a season (an import keeps only counts).
+ */
+const AUDIT_FROM = `audit_log a LEFT JOIN users u ON u.id = a.actor_user_id
+           LEFT JOIN users tu ON a.target_type = 'user' AND tu.id::text = a.target_id
+           LEFT JOIN seasons ts ON a.target_type = 'season' AND ts.workspace_id = a.workspace_id
+             AND ts.id::text = a.target_id`;
 
 /** A page of the workspace's records (newest first) matching `filter`, and how many match. */
 export async function listAudit(
@@ -106,7 +118,7 @@ export async function listAudit(
       ? Promise.resolve([])
       : db.query<AuditRow>(
           `SELECT ${AUDIT_COLUMNS}
-           FROM audit_log a LEFT JOIN users u ON u.id = a.actor_user_id
+           FROM ${AUDIT_FROM}
            WHERE ${where} ORDER BY a.created_at DESC, a.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
           [...params, limit, offset],
         ),
@@ -124,7 +136,7 @@ export function exportAudit(
   const { where, params } = auditWhere(workspaceId, filter);
   return db.query<AuditRow>(
     `SELECT ${AUDIT_COLUMNS}
-     FROM audit_log a LEFT JOIN users u ON u.id = a.actor_user_id
+     FROM ${AUDIT_FROM}
      WHERE ${where} ORDER BY a.created_at DESC, a.id DESC LIMIT $${params.length + 1}`,
     [...params, limit],
   );

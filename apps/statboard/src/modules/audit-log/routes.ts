@@ -65,7 +65,8 @@ export function auditLogRoutes(audit: AuditService, guards: AdminGuards): Fastif
           summary: `The audit records matching the filters as CSV, newest first (at most ${EXPORT_LIMIT.toLocaleString('en-US')})`,
           description:
             'Columns: created_at, action, actor, actor_user_id, target_type, target_id, ip, request_id, before and ' +
-            'after (JSON). `X-Truncated: true` when more records matched than the limit.',
+            'after (JSON), then summary and target_name (what people read). `X-Truncated: true` when more records ' +
+            'matched than the limit.',
           querystring: Type.Object(AuditFilterQuery),
           response: {
             200: {

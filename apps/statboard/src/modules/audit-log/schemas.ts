@@ -13,6 +13,13 @@ export const AuditRecord = Type.Object(
     action: Type.String(),
     target_type: Type.String(),
     target_id: NullableString(),
+    target_name: NullableString({
+      description:
+        "The target by name, as the record saw it (a key's or season's name, a user's email, a server's display name); null when nothing names it",
+    }),
+    summary: Type.String({
+      description: "What happened in one sentence for people, e.g. 'Created API key Mod uploads'",
+    }),
     before: Type.Unknown({ description: 'The target before the change, without secrets' }),
     after: Type.Unknown({ description: 'The target after the change, without secrets' }),
     ip: NullableString(),

@@ -3,6 +3,7 @@ import type { Actor } from '#src/access/principal.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { type Page, pageOffset } from '#src/lib/page.ts';
 import { isoRequired } from '#src/lib/time.ts';
+import { describeAudit } from './describe.ts';
 import * as repo from './repo.ts';
 import { withoutSecrets } from './sanitize.ts';
 import type { AuditRecord as AuditRecordSchema } from './schemas.ts';
@@ -83,7 +84,8 @@ export class AuditService {
 
   /**
    * The records matching `filter` as CSV (newest first, at most EXPORT_LIMIT rows): one line per record, with
-   * `before` and `after` as JSON. A cell that a spreadsheet would run as a formula is written as text.
+   * `before` and `after` as JSON, then what people read (`summary`, `target_name`). A cell that a spreadsheet
+   * would run as a formula is written as text.
    */
   async exportCsv(
     workspaceId: string,
@@ -106,6 +108,8 @@ export class AuditService {
           rec.request_id ?? '',
           rec.before === null ? '' : JSON.stringify(rec.before),
           rec.after === null ? '' : JSON.stringify(rec.after),
+          rec.summary,
+          rec.target_name ?? '',
         ]
           .map(csvCell)
           .join(','),
@@ -129,6 +133,8 @@ const CSV_HEADER = [
   'request_id',
   'before',
   'after',
+  'summary',
+  'target_name',
 ];
 
 /** RFC 4180 quoting; a leading `=`, `+`, `-`, `@`, tab or CR is prefixed with `'` (no formula runs on open). */
@@ -138,6 +144,7 @@ export function csvCell(value: string): string {
 }
 
 function toRecord(r: repo.AuditRow): AuditRecord {
+  const words = describeAudit(r);
   return {
     id: r.id,
     workspace_id: r.workspace_id,
@@ -145,6 +152,8 @@ function toRecord(r: repo.AuditRow): AuditRecord {
     action: r.action,
     target_type: r.target_type,
     target_id: r.target_id,
+    target_name: words.target_name,
+    summary: words.summary,
     before: r.before ?? null,
     after: r.after ?? null,
     ip: r.ip,

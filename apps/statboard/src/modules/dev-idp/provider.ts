@@ -81,7 +81,7 @@ export async function createDevIdp(publicUrl: string, redirectUri: string): Prom
           ctx.body = htmlPage(
             'Sign out',
             `<h1>Sign out of the development provider?</h1>${form}
-<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button>
+<button autofocus class="primary" type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button>
 <button type="submit" form="op.logoutForm">Stay signed in</button>`,
           );
         },

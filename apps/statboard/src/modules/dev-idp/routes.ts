@@ -8,12 +8,15 @@ function loginForm(uid: string, error: string | null, email = ''): string {
   return htmlPage(
     'Statboard development sign-in',
     `<h1>Development sign-in</h1>
-<p><strong>Development identity provider: no password, anyone can sign in as anyone.</strong>
-Set <code>OIDC_ISSUER</code> for a real provider.</p>
-${error ? `<p role="alert" class="alert">${escapeHtml(error)}</p>` : ''}
+<p class="notice"><strong>There is no password: anyone can sign in as anyone.</strong>
+Set <code>OIDC_ISSUER</code> to use your organisation's identity provider.</p>
+${error ? `<p role="alert" class="alert" id="email-error">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="${escapeHtml(action)}">
-<label>Email <input type="email" name="email" required autofocus value="${escapeHtml(email)}"></label>
-<button type="submit">Sign in</button></form>`,
+<label for="email">Email</label>
+<input id="email" type="email" name="email" required autofocus autocomplete="email" value="${escapeHtml(email)}"${error ? ' aria-invalid="true" aria-describedby="email-error"' : ''}>
+<button type="submit" class="primary">Sign in</button></form>
+<p class="small">The email you type becomes who you are in the console: the first to sign in sets up the workspace
+with the bootstrap token from the service's log.</p>`,
   );
 }
 
