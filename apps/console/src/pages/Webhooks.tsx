@@ -12,13 +12,20 @@ import { ago, Badge, Breakable, Dialog, EnabledBadge, formatCount, PageHeader, R
 export type Webhook = Schemas['Webhook'];
 export type WebhookEvent = Webhook['events'][number];
 
-export const EVENTS: { type: WebhookEvent; help: string }[] = [
-  { type: 'leaderboard.leader_changed', help: 'a new rank 1 of a public statistic in the active season' },
-  { type: 'player.first_seen', help: 'a player uploads for the first time' },
-  { type: 'season.activated', help: 'a season becomes the active one' },
-  { type: 'api_key.revoked', help: 'a key is revoked' },
-  { type: 'api_key.rotated', help: 'a key is replaced by a new one' },
-];
+/** What each event means, for every event a webhook can subscribe to (a new event fails the type check here). */
+const EVENT_HELP = {
+  'leaderboard.leader_changed': 'a new rank 1 of a public statistic in the active season',
+  'player.first_seen': 'a player uploads for the first time',
+  'season.activated': 'a season becomes the active one',
+  'season.ended': 'the active season ends (by its end time, or replaced by another)',
+  'api_key.revoked': 'a key is revoked',
+  'api_key.rotated': 'a key is replaced by a new one',
+} satisfies Record<Exclude<WebhookEvent, 'webhook.test'>, string>;
+
+export const EVENTS = (Object.keys(EVENT_HELP) as (keyof typeof EVENT_HELP)[]).map((type) => ({
+  type,
+  help: EVENT_HELP[type],
+}));
 
 export function Webhooks() {
   const canEdit = useCan()('write:config');

@@ -8,6 +8,7 @@ function record(r: Partial<DescribedRecord> & Pick<DescribedRecord, 'action' | '
     after: null,
     actor_display_name: 'Ada',
     actor_user_id: '00000000-0000-4000-8000-0000000000aa',
+    actor_label: null,
     current_name: null,
     ...r,
   };
@@ -153,5 +154,27 @@ describe('the words of an audit record', () => {
     expect(
       describeAudit(record({ action: 'API_KEY_DISABLED', target_type: 'api_key', after: { name: 'Bot' } })).summary,
     ).toBe('API key disabled: Bot');
+  });
+
+  it('says when a season started or ended by its schedule, and what a scoring change means', () => {
+    const system = { actor_display_name: null, actor_user_id: null, actor_label: 'system' };
+    const season = { target_type: 'season', after: { name: 'Summer' } };
+    expect(describeAudit(record({ ...season, ...system, action: 'SEASON_ACTIVATED' })).summary).toBe(
+      'Season Summer started on schedule',
+    );
+    expect(describeAudit(record({ ...season, ...system, action: 'SEASON_ENDED' })).summary).toBe(
+      'Season Summer ended on schedule',
+    );
+    expect(describeAudit(record({ ...season, action: 'SEASON_ACTIVATED' })).summary).toBe('Activated season Summer');
+    expect(
+      describeAudit(
+        record({
+          action: 'SEASON_UPDATED',
+          target_type: 'season',
+          before: { name: 'Summer', scoring: 'absolute' },
+          after: { name: 'Summer', scoring: 'gains' },
+        }),
+      ).summary,
+    ).toBe('Changed season Summer to rank gains since it began');
   });
 });

@@ -14,6 +14,8 @@ export interface DescribedRecord {
   after: unknown;
   actor_display_name: string | null;
   actor_user_id: string | null;
+  /** `cli`, `system` (a season's schedule) or null for a signed-in user. */
+  actor_label: string | null;
   /** The target's name today, when the repo could read it (users, seasons); else null. */
   current_name: string | null;
 }
@@ -97,6 +99,10 @@ function roleName(role: unknown): string | null {
   return typeof role === 'string' ? (ROLE_NAMES[role] ?? role) : null;
 }
 
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** "API_KEY_CREATED" → "API key created": an action nobody gave words to yet still reads. */
 function plainAction(action: string): string {
   const words = action.toLowerCase().split('_').join(' ').replace(/^api /, 'API ');
@@ -127,7 +133,14 @@ function sentence(r: DescribedRecord, name: string | null): string {
     case 'SEASON_CREATED':
       return after?.active === true ? `Created and activated ${it}` : `Created ${it}`;
     case 'SEASON_ACTIVATED':
-      return `Activated ${it}`;
+      return r.actor_label === 'system' ? `${capitalized(it)} started on schedule` : `Activated ${it}`;
+    case 'SEASON_UPDATED':
+      if (before?.scoring !== after?.scoring && typeof after?.scoring === 'string') {
+        return `Changed ${it} to rank ${after.scoring === 'gains' ? 'gains since it began' : 'absolute values'}`;
+      }
+      return `Changed ${it}`;
+    case 'SEASON_ENDED':
+      return r.actor_label === 'system' ? `${capitalized(it)} ended on schedule` : `Ended ${it}`;
     case 'PLAYER_UPDATED':
       if (before?.public === true && after?.public === false) return `Hid ${it}`;
       if (before?.public === false && after?.public === true) return `Showed ${it}`;
