@@ -303,6 +303,22 @@ TABLE users
   index CREATE UNIQUE INDEX users_oidc_issuer_oidc_subject_key ON public.users USING btree (oidc_issuer, oidc_subject)
   index CREATE UNIQUE INDEX users_pkey ON public.users USING btree (id)
 
+TABLE verified_stats
+  column season_id uuid NOT NULL
+  column server_id uuid NOT NULL
+  column stat_id uuid NOT NULL
+  column player_id uuid NOT NULL
+  column value double precision NOT NULL
+  column received_at timestamp with time zone NOT NULL
+  constraint verified_stats_pkey PRIMARY KEY (season_id, server_id, stat_id, player_id)
+  constraint verified_stats_player_id_fkey FOREIGN KEY (player_id) REFERENCES players(id) ON DELETE CASCADE
+  constraint verified_stats_season_id_fkey FOREIGN KEY (season_id) REFERENCES seasons(id) ON DELETE CASCADE
+  constraint verified_stats_server_id_fkey FOREIGN KEY (server_id) REFERENCES servers(id) ON DELETE CASCADE
+  constraint verified_stats_stat_id_fkey FOREIGN KEY (stat_id) REFERENCES stat_definitions(id) ON DELETE CASCADE
+  index CREATE UNIQUE INDEX verified_stats_pkey ON public.verified_stats USING btree (season_id, server_id, stat_id, player_id)
+  index CREATE INDEX verified_stats_player_idx ON public.verified_stats USING btree (player_id, season_id)
+  index CREATE INDEX verified_stats_server_idx ON public.verified_stats USING btree (server_id, season_id)
+
 TABLE webhook_attempts
   column delivery_id uuid NOT NULL
   column attempt integer NOT NULL
