@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * `npm test` runs twice in CI: on the embedded database, then with TEST_DATABASE_URL against a PostgreSQL server.
- * Tests that never open a database (unit tests of pure modules, the endpoint server, the console's pages, which
- * read the service only through its HTTP API) answer the same both times, so the second pass leaves them out.
+ * Tests whose subject is not the database (unit tests of pure modules, the endpoint server, the console's pages
+ * in the browser) answer the same both times, so the second pass leaves them out.
  */
 const onServerDatabase = (process.env.TEST_DATABASE_URL ?? '') !== '';
 const databaseIndependent = [
