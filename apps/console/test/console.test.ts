@@ -326,6 +326,30 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
       .getByRole('button', { name: 'Activate season' })
       .click();
     await page.getByRole('button', { name: 'Activate Season 2' }).waitFor();
+    // The scoring dialog asks the question the operator can answer.
+    await page.getByRole('button', { name: 'Edit Season 2' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Season 2' });
+    const question = edit.getByRole('group', { name: 'Did this season start on a fresh world?' });
+    expect(
+      await question.getByRole('radio', { name: /^Yes: rank the values as the game reports them/ }).isChecked(),
+    ).toBe(true);
+    await question.getByRole('radio', { name: /^No: rank what each player gains during the season/ }).check();
+    await look('seasons-edit');
+    await edit.getByRole('button', { name: 'Save season' }).click();
+    await page
+      .getByRole('row', { name: /Season 2/ })
+      .getByText('gains since the start')
+      .waitFor();
+    // A season with a start ahead says when it begins.
+    await page.getByRole('button', { name: 'Create season' }).click();
+    await page.getByLabel('Name').fill('Season 3');
+    await page.getByLabel(/Activate it now/).uncheck();
+    await page.getByLabel('Starts (optional)').fill(new Date(Date.now() + 4 * 86_400_000).toISOString().slice(0, 10));
+    await page.getByRole('dialog').getByRole('button', { name: 'Create season' }).click();
+    await page
+      .getByRole('row', { name: /Season 3/ })
+      .getByText(/^starts in \d+ days$/)
+      .waitFor();
     await look('seasons');
     // The checklist ticks what is done.
     await nav('Overview').click();
