@@ -36,6 +36,8 @@ function conflict(write: repo.ServerWrite, err: unknown): AppError {
 export class ServerService {
   /** Enabled servers by `workspace|hostname|port` (null: none), for the ingest hot path. */
   private readonly enabled: Cache<string, Server | null> | null;
+  /** Whether a server id is the workspace's, by `workspace|id` (the `server=` of reads). */
+  private readonly known: Cache<string, boolean> | null;
 
   constructor(
     private readonly db: Db,
@@ -44,9 +46,16 @@ export class ServerService {
   ) {
     const enabled = changes.cache<string, Server | null>('server', 60_000, 10_000);
     this.enabled = enabled;
+    const known = changes.cache<string, boolean>('server_id', 60_000, 10_000);
+    this.known = known;
     changes.onChange((c) => {
-      if (c === null) enabled?.clear();
-      else if (c.topic === 'server') enabled?.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+      if (c === null) {
+        enabled?.clear();
+        known?.clear();
+      } else if (c.topic === 'server') {
+        enabled?.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+        known?.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+      }
     });
   }
 
@@ -115,6 +124,42 @@ export class ServerService {
     const row = isUuid(id) ? await repo.findServer(db, workspaceId, id.toLowerCase()) : null;
     if (!row) throw new AppError('NOT_FOUND', 'Server not found.');
     return toServer(row);
+  }
+
+  /** One of the workspace's servers; unknown is 404. */
+  async get(workspaceId: string, id: string): Promise<Server> {
+    return this.find(this.db, workspaceId, id);
+  }
+
+  /** Whether `id` is one of the workspace's servers (cached: the `server=` of every read asks). */
+  async exists(workspaceId: string, id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const load = async () => (await repo.findServer(this.db, workspaceId, id.toLowerCase())) !== null;
+    return this.known ? this.known.get(`${workspaceId}|${id.toLowerCase()}`, load) : load();
+  }
+
+  /**
+   * The server whose values an import writes: `id` when given (unknown: 404), else the workspace's only server;
+   * none, or several without `id`, is refused with what to do.
+   */
+  async importTarget(workspaceId: string, id: string | undefined): Promise<Server> {
+    if (id !== undefined) return this.get(workspaceId, id);
+    const all = await this.list(workspaceId);
+    if (all.length === 1) return all[0]!;
+    if (all.length === 0) {
+      throw new AppError(
+        'INVALID_PAYLOAD',
+        'The workspace has no server: register the server these values come from.',
+        {
+          server: ['register a server first'],
+        },
+      );
+    }
+    throw new AppError(
+      'INVALID_PAYLOAD',
+      `The workspace has ${all.length} servers: name the one these values come from with --server ID.`,
+      { server: ['required when the workspace has several servers'] },
+    );
   }
 
   async list(workspaceId: string): Promise<Server[]> {
