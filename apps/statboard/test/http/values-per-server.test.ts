@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Season } from '#src/modules/seasons/service.ts';
 import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
-import { ingestOk, sql, uuid } from './support.ts';
+import { expectError, getJson, ingestOk, sql, uuid } from './support.ts';
 
 /** Values per (season, server, statistic, player), network totals, and a season that counts gains. */
 
@@ -59,6 +59,24 @@ beforeAll(async () => {
   second = (await ctx.services.servers.create(ACTOR, fx.workspaceId, { name: 'Creative', ...CREATIVE })).id;
 });
 
+/** A website key restricted to `servers`. */
+async function restrictedKey(servers: string[]): Promise<string> {
+  const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
+    name: `servers ${servers.length}`,
+    type: 'website',
+    scopes: ['players:read', 'stats:read', 'leaderboards:read'],
+    server_restrictions: servers,
+  });
+  return k.secret;
+}
+
+/** A board's entries as [uuid, value]. */
+async function board(token: string, query: string): Promise<[string, number][]> {
+  const res = await getJson(ctx, token, `/api/v1/leaderboards?${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().entries.map((e: { player: { uuid: string }; value: number }) => [e.player.uuid, e.value]);
+}
+
 afterAll(async () => {
   await ctx?.close();
 });
@@ -89,6 +107,89 @@ describe('values per server', () => {
     await upload(p, MAIN, [{ key: JUMP, value: 0.1 }]);
     await upload(p, MAIN, [{ key: JUMP, value: 0.3 }]);
     expect((await stored(fx.seasonId, p, JUMP)).network?.value).toBe(0.3);
+  });
+});
+
+describe('reads: network totals and server=', () => {
+  const a = uuid();
+  const b = uuid();
+  const stat = 'reads:score';
+
+  beforeAll(async () => {
+    // Back in season 1 for these reads (the gains tests activate season 2 after them).
+    await upload(a, MAIN, [{ key: stat, value: 50 }]);
+    await upload(a, CREATIVE, [{ key: stat, value: 30 }]);
+    await upload(b, CREATIVE, [{ key: stat, value: 70 }]);
+  });
+
+  it('ranks the network totals, and one server alone with server=', async () => {
+    const web = fx.keys.website!;
+    expect(await board(web, `season=s1&stat=${stat}`)).toEqual([
+      [a, 80],
+      [b, 70],
+    ]);
+    expect(await board(web, `season=s1&stat=${stat}&server=${second}`)).toEqual([
+      [b, 70],
+      [a, 30],
+    ]);
+    expect(await board(web, `season=s1&stat=${stat}&server=${fx.serverId}`)).toEqual([[a, 50]]);
+    const rank = await getJson(
+      ctx,
+      web,
+      `/api/v1/leaderboards/rank?season=s1&stat=${stat}&player=${a}&server=${second}`,
+    );
+    expect(rank.statusCode, rank.body).toBe(200);
+    expect(rank.json()).toMatchObject({ total: 2, entry: { rank: 2, value: 30 } });
+  });
+
+  it("gives a player's values summed, or one server's", async () => {
+    const web = fx.keys.website!;
+    const values = async (q: string) => {
+      const res = await getJson(ctx, web, `/api/v1/players/${a}/stats?season=s1${q}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().stats.find((s: { key: string }) => s.key === stat)?.value;
+    };
+    expect(await values('')).toBe(80);
+    expect(await values(`&server=${fx.serverId}`)).toBe(50);
+    expect(await values(`&server=${second}`)).toBe(30);
+    const history = await getJson(
+      ctx,
+      web,
+      `/api/v1/players/${a}/stats/history?season=s1&stat=${stat}&server=${second}&interval=hour&from=${new Date(clock - 86_400_000).toISOString()}`,
+    );
+    expect(history.statusCode, history.body).toBe(200);
+    expect(history.json().points.map((p: { value: number }) => p.value)).toEqual([30]);
+  });
+
+  it('answers 404 for an unknown server and 422 for one that is not an id', async () => {
+    const web = fx.keys.website!;
+    for (const path of [
+      `/api/v1/leaderboards?season=s1&stat=${stat}&server=${uuid()}`,
+      `/api/v1/leaderboards/rank?season=s1&stat=${stat}&player=${a}&server=${uuid()}`,
+      `/api/v1/players/${a}/stats?season=s1&server=${uuid()}`,
+      `/api/v1/players/${a}/stats/history?season=s1&stat=${stat}&server=${uuid()}`,
+    ]) {
+      expectError(await getJson(ctx, web, path), 404, 'NOT_FOUND');
+    }
+    expectError(await getJson(ctx, web, `/api/v1/leaderboards?season=s1&stat=${stat}&server=nope`), 422);
+  });
+
+  it('sums over the servers of a key restricted to servers, and refuses server= outside them with 403', async () => {
+    const creative = await restrictedKey([second]);
+    expect(await board(creative, `season=s1&stat=${stat}`)).toEqual([
+      [b, 70],
+      [a, 30],
+    ]);
+    const stats = await getJson(ctx, creative, `/api/v1/players/${a}/stats?season=s1`);
+    expect(stats.json().stats.find((s: { key: string }) => s.key === stat)?.value).toBe(30);
+    expectError(await getJson(ctx, creative, `/api/v1/leaderboards?season=s1&stat=${stat}&server=${fx.serverId}`), 403);
+    // Outside the restriction is 403 whether or not the server exists.
+    expectError(await getJson(ctx, creative, `/api/v1/leaderboards?season=s1&stat=${stat}&server=${uuid()}`), 403);
+    const both = await restrictedKey([second, fx.serverId]);
+    expect(await board(both, `season=s1&stat=${stat}`)).toEqual([
+      [a, 80],
+      [b, 70],
+    ]);
   });
 });
 
@@ -140,5 +241,34 @@ describe('gains', () => {
     await upload(carried, CREATIVE, [{ key: PLAY, value: 10 }]);
     await upload(carried, CREATIVE, [{ key: PLAY, value: 15 }]);
     expect((await stored(s2.id, carried, PLAY)).network).toEqual({ value: 65, gain: 155 });
+  });
+
+  it('reads gains in a season that counts them, and follows a switch of scoring at once', async () => {
+    const web = fx.keys.website!;
+    const q = `season=s2&stat=${PLAY}`;
+    const gains = await board(web, q);
+    expect(gains).toEqual([
+      [reset, 300],
+      [carried, 155],
+      [fresh, 20],
+    ]);
+    const rank = await getJson(ctx, web, `/api/v1/leaderboards/rank?${q}&player=${fresh}`);
+    expect(rank.json()).toMatchObject({ total: 3, entry: { rank: 3, value: 20 } });
+    const mine = async () =>
+      (await getJson(ctx, web, `/api/v1/players/${carried}/stats?season=s2`)).json().stats[0].value as number;
+    expect(await mine()).toBe(155);
+    // What PUT /admin/seasons/{id} does.
+    await ctx.services.seasons.update(ACTOR, fx.workspaceId, s2.id, { scoring: 'absolute' });
+    expect(await board(web, q)).toEqual([
+      [fresh, 520],
+      [reset, 300],
+      [carried, 65],
+    ]);
+    expect(await mine()).toBe(65);
+    await ctx.services.seasons.update(ACTOR, fx.workspaceId, s2.id, { scoring: 'gains' });
+    expect(await board(web, q)).toEqual(gains);
+    expect(await mine()).toBe(155);
+    // One server's gains.
+    expect(await board(web, `${q}&server=${second}`)).toEqual([[carried, 5]]);
   });
 });

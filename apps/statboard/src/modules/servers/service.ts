@@ -1,8 +1,11 @@
+import type { AuthKey } from '#src/access/auth-key.ts';
 import type { Actor } from '#src/access/principal.ts';
+import { requireServer, restrictsServers } from '#src/access/restrictions.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
+import type { Maybe } from '#src/lib/maybe.ts';
 import { sqlState, UNIQUE_VIOLATION } from '#src/lib/pg-errors.ts';
 import { isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
@@ -136,6 +139,22 @@ export class ServerService {
     if (!isUuid(id)) return false;
     const load = async () => (await repo.findServer(this.db, workspaceId, id.toLowerCase())) !== null;
     return this.known ? this.known.get(`${workspaceId}|${id.toLowerCase()}`, load) : load();
+  }
+
+  /**
+   * The servers a key read sums its values over (`server=`: `asked`): null for the network totals (every server of
+   * the workspace, the stored `player_stats` rows), else those servers' values alone. A key restricted to servers
+   * reads the sum over its servers; `server=` outside them is 403 whether or not it exists (a restricted key cannot
+   * probe for servers), an unknown one 404. At once (no promise) without `server=`.
+   */
+  readScope(key: AuthKey, asked: string | undefined): Maybe<readonly string[] | null> {
+    if (asked === undefined) return restrictsServers(key) ? key.servers : null;
+    const id = asked.toLowerCase();
+    requireServer(key, id, 'read');
+    return this.exists(key.workspaceId, id).then((found) => {
+      if (!found) throw new AppError('NOT_FOUND', 'Server not found.');
+      return [id];
+    });
   }
 
   /**
