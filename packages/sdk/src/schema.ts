@@ -4192,6 +4192,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Validation failed (INVALID_PAYLOAD); `details` maps field paths to messages */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Rate limited (RATE_LIMITED), with Retry-After */
             429: {
                 headers: {

@@ -74,7 +74,7 @@ export function playerRoutes({ players, playerAdmin, key, admin }: PlayerRouteDe
         tags: ['Public'],
         operationId: 'getPlayerStats',
         summary: statsSummary,
-        response: { 200: PlayerStatsResponse, ...errorResponses(401, 403, 404, 429) },
+        response: { 200: PlayerStatsResponse, ...errorResponses(401, 403, 404, 422, 429) },
       },
       answer: (k, params, query) => players.statsJson(k, params.player, query.season, query.server),
     });
