@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Season } from '#src/modules/seasons/service.ts';
 import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
@@ -190,6 +193,38 @@ describe('reads: network totals and server=', () => {
       [a, 80],
       [b, 70],
     ]);
+  });
+});
+
+describe('statboard import --server', () => {
+  it("writes the named server's values; with several servers and none named, says which to name", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'statboard-per-server-'));
+    try {
+      const p = uuid();
+      await mkdir(join(dir, 'world', 'stats'), { recursive: true });
+      await writeFile(
+        join(dir, 'world', 'stats', `${p}.json`),
+        JSON.stringify({ stats: { 'minecraft:custom': { 'minecraft:play_time': 64 } }, DataVersion: 3955 }),
+      );
+      const req = { season: 's1', world: join(dir, 'world') };
+      await expect(ctx.services.imports.importWorld(ACTOR, fx.workspaceId, req)).rejects.toThrow(
+        /2 servers: name the one these values come from with --server ID/,
+      );
+      await expect(
+        ctx.services.imports.importWorld(ACTOR, fx.workspaceId, { ...req, server: uuid() }),
+      ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await upload(p, MAIN, [{ key: PLAY, value: 100 }]);
+      const r = await ctx.services.imports.importWorld(ACTOR, fx.workspaceId, { ...req, server: second });
+      expect(r.values).toBe(1);
+      const s = await stored(fx.seasonId, p, PLAY);
+      expect(s.network?.value).toBe(164);
+      expect(s.servers.map((x) => [x.server_id, x.value])).toEqual([
+        [fx.serverId, 100],
+        [second, 64],
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
