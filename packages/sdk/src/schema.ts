@@ -1783,6 +1783,8 @@ export interface operations {
                 offset?: number;
                 /** @description Season id or slug */
                 season: string;
+                /** @description A server id: that server's values alone (default: the network totals, the sum over the workspace's servers; for a key restricted to servers, the sum over its servers) */
+                server?: string;
                 /** @description Public statistic key */
                 stat: string;
             };
@@ -1859,6 +1861,8 @@ export interface operations {
                 player: string;
                 /** @description Season id or slug */
                 season: string;
+                /** @description A server id: that server's values alone (default: the network totals, the sum over the workspace's servers; for a key restricted to servers, the sum over its servers) */
+                server?: string;
                 /** @description Public statistic key */
                 stat: string;
             };
@@ -2242,6 +2246,8 @@ export interface operations {
             query?: {
                 /** @description Season id or slug */
                 season?: string;
+                /** @description A server id: that server's values alone (default: the network totals, the sum over the workspace's servers; for a key restricted to servers, the sum over its servers) */
+                server?: string;
             };
             header?: never;
             path: {
@@ -2316,6 +2322,8 @@ export interface operations {
                 interval?: "hour" | "day";
                 /** @description Season id or slug (default: the active season) */
                 season?: string;
+                /** @description A server id: that server's values alone (default: the network totals, the sum over the workspace's servers; for a key restricted to servers, the sum over its servers) */
+                server?: string;
                 /** @description Public statistic key */
                 stat: string;
                 /** @description End, exclusive (default: now) */
@@ -3747,6 +3755,8 @@ export interface operations {
                 offset?: number;
                 /** @description Season id or slug */
                 season: string;
+                /** @description A server id: that server's values alone (default: the network totals, the sum over the workspace's servers; for a key restricted to servers, the sum over its servers) */
+                server?: string;
                 /** @description Public statistic key */
                 stat: string;
             };
@@ -3832,6 +3842,8 @@ export interface operations {
                 player: string;
                 /** @description Season id or slug */
                 season: string;
+                /** @description A server id: that server's values alone (default: the network totals, the sum over the workspace's servers; for a key restricted to servers, the sum over its servers) */
+                server?: string;
                 /** @description Public statistic key */
                 stat: string;
             };
@@ -4123,6 +4135,8 @@ export interface operations {
             query?: {
                 /** @description Season id or slug */
                 season?: string;
+                /** @description A server id: that server's values alone (default: the network totals, the sum over the workspace's servers; for a key restricted to servers, the sum over its servers) */
+                server?: string;
             };
             header?: never;
             path: {
@@ -4178,6 +4192,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Validation failed (INVALID_PAYLOAD); `details` maps field paths to messages */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Rate limited (RATE_LIMITED), with Retry-After */
             429: {
                 headers: {
@@ -4197,6 +4220,8 @@ export interface operations {
                 interval?: "hour" | "day";
                 /** @description Season id or slug (default: the active season) */
                 season?: string;
+                /** @description A server id: that server's values alone (default: the network totals, the sum over the workspace's servers; for a key restricted to servers, the sum over its servers) */
+                server?: string;
                 /** @description Public statistic key */
                 stat: string;
                 /** @description End, exclusive (default: now) */

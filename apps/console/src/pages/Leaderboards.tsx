@@ -4,6 +4,7 @@ import { api, ok } from '../api.ts';
 import { useSeasons, useStatDefinitions } from '../queries.ts';
 import { DataTable } from '../ui/data-table.tsx';
 import { SelectField } from '../ui/form.tsx';
+import { ServerPicker } from '../ui/server-picker.tsx';
 import { StatPicker, TIME_PLAYED } from '../ui/stat-picker.tsx';
 import { StatValue } from '../ui/stat-value.tsx';
 import { ErrorNotice, formatCount, PageHeader, Pager, When } from '../ui/ui.tsx';
@@ -23,18 +24,28 @@ export function Leaderboards() {
   const definition = publicStats.find((d) => d.key === stat);
   const unit = definition?.unit ?? 'count';
   const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
+  const server = params.get('server') ?? '';
   const board = useQuery({
-    queryKey: ['leaderboard', season, stat, page],
+    queryKey: ['leaderboard', season, stat, page, server],
     enabled: season !== '' && stat !== '',
     queryFn: () =>
       ok(
         api.GET('/api/v1/admin/leaderboards', {
-          params: { query: { season, stat, limit: PER_PAGE, offset: (page - 1) * PER_PAGE } },
+          params: {
+            query: {
+              season,
+              stat,
+              limit: PER_PAGE,
+              offset: (page - 1) * PER_PAGE,
+              ...(server === '' ? {} : { server }),
+            },
+          },
         }),
       ),
     placeholderData: (previous) => previous,
   });
-  const set = (next: Record<string, string>) => setParams({ season, stat, page: '1', ...next });
+  const set = (next: Record<string, string>) =>
+    setParams({ season, stat, page: '1', ...(server === '' ? {} : { server }), ...next });
   const entries = board.data?.entries ?? [];
   return (
     <>
@@ -53,6 +64,7 @@ export function Leaderboards() {
           }))}
         />
         <StatPicker label="Statistic" stats={publicStats} value={stat} onChange={(key) => set({ stat: key })} />
+        <ServerPicker value={server} onChange={(id) => set({ server: id })} />
       </div>
       <ErrorNotice error={seasons.error ?? stats.error ?? board.error} />
       <DataTable

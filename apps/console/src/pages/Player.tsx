@@ -6,6 +6,7 @@ import { api, ok, StatboardError } from '../api.ts';
 import { useStatLabels } from '../queries.ts';
 import { Chart } from '../ui/charts.tsx';
 import { DataTable } from '../ui/data-table.tsx';
+import { ServerPicker } from '../ui/server-picker.tsx';
 import { StatPicker, TIME_PLAYED } from '../ui/stat-picker.tsx';
 import { StatValue } from '../ui/stat-value.tsx';
 import { ago, Empty, ErrorNotice, formatCount, Loading, PageHeader } from '../ui/ui.tsx';
@@ -14,10 +15,15 @@ const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'num
 
 export function Player() {
   const { uuid = '' } = useParams();
+  // '' : the network totals (every server); else one server's values alone.
+  const [server, setServer] = useState('');
+  const scope = server === '' ? {} : { server };
   const stats = useQuery({
-    queryKey: ['player-stats', uuid],
+    queryKey: ['player-stats', uuid, server],
     queryFn: () =>
-      ok(api.GET('/api/v1/admin/players/{player}/stats', { params: { path: { player: uuid }, query: {} } })),
+      ok(api.GET('/api/v1/admin/players/{player}/stats', { params: { path: { player: uuid }, query: scope } })),
+    // The same player's values stay on screen while another server's load.
+    placeholderData: (previous) => (previous?.player.uuid === uuid ? previous : undefined),
   });
   const labels = useStatLabels();
   const [chosen, setChosen] = useState<string | null>(null);
@@ -31,22 +37,22 @@ export function Player() {
   const spoken = (v: number) => formatStatValue(v, unit, { style: 'long' });
   const season = stats.data?.season;
   const history = useQuery({
-    queryKey: ['history', uuid, stat],
+    queryKey: ['history', uuid, stat, server],
     enabled: stat !== null,
     queryFn: () =>
       ok(
         api.GET('/api/v1/admin/players/{player}/stats/history', {
-          params: { path: { player: uuid }, query: { stat: stat!, interval: 'day' } },
+          params: { path: { player: uuid }, query: { stat: stat!, interval: 'day', ...scope } },
         }),
       ),
   });
   const rank = useQuery({
-    queryKey: ['rank', uuid, stat, season?.id],
+    queryKey: ['rank', uuid, stat, season?.id, server],
     enabled: stat !== null && season !== undefined,
     queryFn: () =>
       ok(
         api.GET('/api/v1/admin/leaderboards/rank', {
-          params: { query: { season: season!.id, stat: stat!, player: uuid, around: 2 } },
+          params: { query: { season: season!.id, stat: stat!, player: uuid, around: 2, ...scope } },
         }),
       ),
     retry: false,
@@ -79,6 +85,7 @@ export function Player() {
         <div className="split">
           <section aria-labelledby="values-heading">
             <h2 id="values-heading">Values</h2>
+            <ServerPicker value={server} onChange={setServer} />
             <DataTable
               caption={`Values of ${name}${season ? ` in ${season.name}` : ''}`}
               rows={values}
@@ -131,7 +138,7 @@ export function Player() {
                 Rank <strong>{formatCount(rank.data.entry.rank)}</strong> of {formatCount(rank.data.total)} in{' '}
                 {season?.name}.{' '}
                 <Link
-                  to={`/leaderboards?season=${encodeURIComponent(season?.slug ?? '')}&stat=${encodeURIComponent(stat ?? '')}`}
+                  to={`/leaderboards?season=${encodeURIComponent(season?.slug ?? '')}&stat=${encodeURIComponent(stat ?? '')}${server === '' ? '' : `&server=${server}`}`}
                 >
                   Open the leaderboard
                 </Link>

@@ -167,10 +167,13 @@ TABLE player_stats
   column updated_at timestamp with time zone NOT NULL
   column replaced_value double precision
   column replaced_observed_at timestamp with time zone
+  column gain double precision NOT NULL DEFAULT 0
+  column replaced_gain double precision
   constraint player_stats_pkey PRIMARY KEY (season_id, stat_id, player_id)
   constraint player_stats_player_id_fkey FOREIGN KEY (player_id) REFERENCES players(id) ON DELETE CASCADE
   constraint player_stats_season_id_fkey FOREIGN KEY (season_id) REFERENCES seasons(id) ON DELETE CASCADE
   constraint player_stats_stat_id_fkey FOREIGN KEY (stat_id) REFERENCES stat_definitions(id) ON DELETE CASCADE
+  index CREATE INDEX player_stats_gain_idx ON public.player_stats USING btree (season_id, stat_id, gain DESC, updated_at)
   index CREATE UNIQUE INDEX player_stats_pkey ON public.player_stats USING btree (season_id, stat_id, player_id)
   index CREATE INDEX player_stats_player_idx ON public.player_stats USING btree (player_id, season_id)
   index CREATE INDEX player_stats_top_idx ON public.player_stats USING btree (season_id, stat_id, value DESC, updated_at)
@@ -229,6 +232,27 @@ TABLE seasons
   index CREATE UNIQUE INDEX seasons_pkey ON public.seasons USING btree (id)
   index CREATE UNIQUE INDEX seasons_workspace_id_slug_key ON public.seasons USING btree (workspace_id, slug)
 
+TABLE server_stats
+  column season_id uuid NOT NULL
+  column server_id uuid NOT NULL
+  column stat_id uuid NOT NULL
+  column player_id uuid NOT NULL
+  column value double precision NOT NULL
+  column baseline double precision NOT NULL
+  column carried double precision NOT NULL DEFAULT 0
+  column gain double precision NOT NULL
+  column observed_at timestamp with time zone NOT NULL
+  column updated_at timestamp with time zone NOT NULL
+  column replaced_value double precision
+  column replaced_gain double precision
+  constraint server_stats_pkey PRIMARY KEY (season_id, server_id, stat_id, player_id)
+  constraint server_stats_player_id_fkey FOREIGN KEY (player_id) REFERENCES players(id) ON DELETE CASCADE
+  constraint server_stats_season_id_fkey FOREIGN KEY (season_id) REFERENCES seasons(id) ON DELETE CASCADE
+  constraint server_stats_server_id_fkey FOREIGN KEY (server_id) REFERENCES servers(id) ON DELETE CASCADE
+  constraint server_stats_stat_id_fkey FOREIGN KEY (stat_id) REFERENCES stat_definitions(id) ON DELETE CASCADE
+  index CREATE UNIQUE INDEX server_stats_pkey ON public.server_stats USING btree (season_id, server_id, stat_id, player_id)
+  index CREATE INDEX server_stats_player_idx ON public.server_stats USING btree (player_id, stat_id, server_id, observed_at)
+
 TABLE servers
   column id uuid NOT NULL DEFAULT gen_random_uuid()
   column workspace_id uuid NOT NULL
@@ -272,6 +296,7 @@ TABLE stat_history
   column stat_id uuid NOT NULL
   column at timestamp with time zone NOT NULL
   column value double precision NOT NULL
+  column gain double precision
   constraint stat_history_pkey PRIMARY KEY (player_id, season_id, stat_id, at)
   constraint stat_history_player_id_fkey FOREIGN KEY (player_id) REFERENCES players(id) ON DELETE CASCADE
   constraint stat_history_season_id_fkey FOREIGN KEY (season_id) REFERENCES seasons(id) ON DELETE CASCADE

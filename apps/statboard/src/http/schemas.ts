@@ -42,6 +42,15 @@ export const Season = Type.Object(
   { $id: 'Season' },
 );
 
+/** `server=` of the value reads: one server's values alone instead of the network totals. */
+export const ServerScope = Type.Optional(
+  Type.String({
+    format: 'uuid',
+    description:
+      "A server id: that server's values alone (default: the network totals, the sum over the workspace's servers; for a key restricted to servers, the sum over its servers)",
+  }),
+);
+
 export const Pagination = Type.Object(
   { current_page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer() },
   { $id: 'Pagination' },

@@ -13,7 +13,15 @@ export const historyFeature = {
   name: 'history',
   services: {
     history: (s) =>
-      new HistoryService(s.db, s.changes, s.players, s.seasons, s.leaderboards, s.config.historyRetentionDays),
+      new HistoryService(
+        s.db,
+        s.changes,
+        s.players,
+        s.seasons,
+        s.leaderboards,
+        s.servers,
+        s.config.historyRetentionDays,
+      ),
   },
   routes: (s, { key, admin }) => ({ v1: [historyRoutes(s.history, key, admin)] }),
 } satisfies Feature;

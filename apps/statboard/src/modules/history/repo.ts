@@ -12,31 +12,53 @@ export interface HistoryPointRow {
  */
 export async function bucketValues(
   db: Queryable,
-  q: { playerId: string; seasonId: string; statId: string; from: Date; to: Date; interval: Interval },
+  q: {
+    playerId: string;
+    seasonId: string;
+    statId: string;
+    from: Date;
+    to: Date;
+    interval: Interval;
+    /** `value`, or `gain` for a season that counts gains. */
+    column?: 'value' | 'gain';
+    /** Null: the network totals (history is kept for them); else only these servers' current values, summed. */
+    servers?: readonly string[] | null;
+  },
 ): Promise<{ before: number | null; buckets: HistoryPointRow[] }> {
+  const c = q.column ?? 'value';
+  const point = c === 'gain' ? 'coalesce(gain, value)' : 'value';
+  const servers = q.servers ?? null;
+  // The current value: the network row, or the sum of the servers' rows (observed at the latest of them).
+  const current =
+    servers === null
+      ? `SELECT observed_at, ${c} AS value FROM player_stats WHERE season_id = $2 AND stat_id = $3 AND player_id = $1`
+      : `SELECT max(observed_at) AS observed_at, sum(${c}) AS value FROM server_stats
+         WHERE season_id = $2 AND stat_id = $3 AND player_id = $1 AND server_id = ANY($7::uuid[]) HAVING count(*) > 0`;
+  // History points are the network's: a read of some servers shows their current value alone.
+  const history =
+    servers === null ? 'stat_history' : '(SELECT NULL::timestamptz AS at, 0::float8 AS value, 0::float8 AS gain) none';
   const rows = await db.query<{ at: Date | null; value: number }>(
-    `WITH points AS (
-       SELECT at, value, 0 AS src FROM stat_history
-       WHERE player_id = $1 AND season_id = $2 AND stat_id = $3 AND at >= $4 AND at < $5
+    `WITH cur AS (${current}), points AS (
+       SELECT at, ${point} AS value, 0 AS src FROM ${history}
+       WHERE ${servers === null ? 'player_id = $1 AND season_id = $2 AND stat_id = $3 AND at >= $4 AND at < $5' : 'false'}
        UNION ALL
-       SELECT date_trunc('hour', observed_at, 'UTC'), value, 1 FROM player_stats
-       WHERE season_id = $2 AND stat_id = $3 AND player_id = $1 AND observed_at >= $4 AND observed_at < $5
+       SELECT date_trunc('hour', observed_at, 'UTC'), value, 1 FROM cur WHERE observed_at >= $4 AND observed_at < $5
      ), buckets AS (
        SELECT DISTINCT ON (b) date_trunc($6, at, 'UTC') AS b, value FROM points ORDER BY b, src DESC, at DESC
      ), before AS (
        SELECT value FROM (
-         (SELECT at, value, 0 AS src FROM stat_history
-          WHERE player_id = $1 AND season_id = $2 AND stat_id = $3 AND at < $4 ORDER BY at DESC LIMIT 1)
+         (SELECT at, ${point} AS value, 0 AS src FROM ${history}
+          WHERE ${servers === null ? 'player_id = $1 AND season_id = $2 AND stat_id = $3 AND at < $4' : 'false'}
+          ORDER BY at DESC LIMIT 1)
          UNION ALL
-         SELECT observed_at, value, 1 FROM player_stats
-         WHERE season_id = $2 AND stat_id = $3 AND player_id = $1 AND observed_at < $4
+         SELECT observed_at, value, 1 FROM cur WHERE observed_at < $4
        ) p ORDER BY src DESC, at DESC LIMIT 1
      )
      SELECT 0 AS k, NULL::timestamptz AS at, value FROM before
      UNION ALL
      SELECT 1, b, value FROM buckets
      ORDER BY k, at`,
-    [q.playerId, q.seasonId, q.statId, q.from, q.to, q.interval],
+    [q.playerId, q.seasonId, q.statId, q.from, q.to, q.interval, ...(servers === null ? [] : [servers])],
   );
   const first = rows[0];
   const before = first && first.at === null ? first.value : null;

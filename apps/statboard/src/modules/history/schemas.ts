@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PlayerRef, SeasonRef } from '#src/http/schemas.ts';
+import { PlayerRef, SeasonRef, ServerScope } from '#src/http/schemas.ts';
 
 /** The shapes of `GET /players/{player}/stats/history`: its route's schemas, and the service's types. */
 
@@ -11,6 +11,7 @@ export const HistoryQuery = Type.Object({
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Start (its bucket is included)' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'End, exclusive (default: now)' })),
   interval: Type.Optional({ ...Interval, default: 'day' }),
+  server: ServerScope,
 });
 
 export const History = Type.Object({

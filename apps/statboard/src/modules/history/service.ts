@@ -5,9 +5,10 @@ import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { bucketRange, DAY_MS, type Interval } from '#src/lib/time-buckets.ts';
-import type { LeaderboardService } from '#src/modules/leaderboards/service.ts';
+import { columnOf, type LeaderboardService } from '#src/modules/leaderboards/service.ts';
 import { type PlayerService, permittedPlayer } from '#src/modules/players/service.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
+import type { ServerService } from '#src/modules/servers/service.ts';
 import * as repo from './repo.ts';
 import type { HistoryQuery as HistoryQuerySchema, History as HistorySchema } from './schemas.ts';
 
@@ -54,6 +55,7 @@ export class HistoryService {
     private readonly players: PlayerService,
     private readonly seasons: SeasonService,
     private readonly leaderboards: LeaderboardService,
+    private readonly servers: ServerService,
     /** HISTORY_RETENTION_DAYS: hourly points older than this are folded (0: never). */
     private readonly retentionDays: number,
     private readonly now: () => number = Date.now,
@@ -93,8 +95,9 @@ export class HistoryService {
   async history(key: AuthKey, playerParam: string, q: HistoryQuery): Promise<History> {
     permittedPlayer(key, playerParam);
     const range = bucketRange(q, this.now(), { interval: 'day', span: DEFAULT_SPAN }, 'history');
+    const servers = await this.servers.readScope(key, q.server);
     const season = await this.seasons.readable(key, q.season);
-    return this.read(key, playerParam, season, q.stat, range);
+    return this.read(key, playerParam, season, q.stat, range, servers);
   }
 
   /**
@@ -106,6 +109,14 @@ export class HistoryService {
   historyJson(key: AuthKey, playerParam: string, q: HistoryQuery): Maybe<Buffer> {
     const uuid = permittedPlayer(key, playerParam);
     const range = bucketRange(q, this.now(), { interval: 'day', span: DEFAULT_SPAN }, 'history');
+    // Some servers' values (`server=`, or a key restricted to servers): read each time, never cached.
+    const scope = this.servers.readScope(key, q.server);
+    if (scope !== null) {
+      return Promise.resolve(scope).then(async (servers) => {
+        const season = await this.seasons.readable(key, q.season);
+        return toJson(await this.read(key, uuid, season, q.stat, range, servers));
+      });
+    }
     const season = this.seasons.readable(key, q.season);
     const upToNow = q.to === undefined;
     return season instanceof Promise
@@ -167,8 +178,9 @@ export class HistoryService {
     season: Season,
     stat: string,
     range: { from: Date; to: Date; interval: Interval },
+    servers: readonly string[] | null = null,
   ): Promise<History> {
-    return (await this.resolve(key, playerParam, season, stat, range)).history;
+    return (await this.resolve(key, playerParam, season, stat, range, servers)).history;
   }
 
   /** The answer, with the ids of its player and statistic. */
@@ -178,6 +190,7 @@ export class HistoryService {
     season: Season,
     stat: string,
     range: { from: Date; to: Date; interval: Interval },
+    servers: readonly string[] | null = null,
   ): Promise<{ history: History; playerId: string; statId: string }> {
     const player = await this.players.get(key, playerParam);
     const def = await this.leaderboards.definition(key.workspaceId, stat);
@@ -186,6 +199,8 @@ export class HistoryService {
       seasonId: season.id,
       statId: def.id,
       ...range,
+      column: columnOf(season),
+      servers,
     });
     const points: History['points'] = [];
     let last = before;

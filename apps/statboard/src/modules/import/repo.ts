@@ -1,6 +1,6 @@
 import { numberArray, textArray, timestampArray, uuidArray } from '#src/db/array-literal.ts';
 import type { Queryable } from '#src/db/types.ts';
-import { historyInsert, valueUpsert } from '#src/modules/ingest/repo.ts';
+import { historyInsert, networkValueUpsert, serverValueUpsert } from '#src/modules/ingest/repo.ts';
 
 /** One statistics file: a player's values as observed at the file's modification time. */
 export interface ImportedFile {
@@ -12,7 +12,8 @@ export interface ImportedFile {
 }
 
 /**
- * Writes files' values in ONE statement with the rules of ingest (`valueUpsert`, `historyInsert`): a value
+ * Writes files' values (a server's) in ONE statement with the rules of ingest (`serverValueUpsert`,
+ * `networkValueUpsert`, `historyInsert`): a value
  * observed later than the file is never overwritten, and a file imported twice changes nothing. A new player
  * is first seen at its file's time; an imported value's `updated_at` (the leaderboard's tie-break) is that time
  * too. Returns how many values were stored or changed.
@@ -21,6 +22,8 @@ export async function importFiles(
   db: Queryable,
   workspaceId: string,
   seasonId: string,
+  /** The server whose values these are. */
+  serverId: string,
   files: ImportedFile[],
   history: boolean,
 ): Promise<number> {
@@ -48,14 +51,14 @@ export async function importFiles(
          username_observed_at = GREATEST(players.username_observed_at, excluded.username_observed_at),
          first_seen_at = LEAST(players.first_seen_at, excluded.first_seen_at)
        RETURNING id, uuid
+     ), server_rows AS (
+       ${serverValueUpsert(`SELECT $2::uuid AS season_id, $9::uuid AS server_id, v.d AS stat_id, up.id AS player_id,
+           v.v AS value, input.o AS observed_at, input.o AS updated_at
+         FROM unnest($6::int[], $7::uuid[], $8::float8[]) AS v(it, d, v)
+         JOIN input ON input.i = v.it
+         JOIN up ON up.uuid = input.u`)}
      ), stat_rows AS (
-       INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
-       SELECT $2, v.d, up.id, v.v, input.o, input.o
-       FROM unnest($6::int[], $7::uuid[], $8::float8[]) AS v(it, d, v)
-       JOIN input ON input.i = v.it
-       JOIN up ON up.uuid = input.u
-       ORDER BY v.d, up.id
-       ${valueUpsert(history)}
+       ${networkValueUpsert(history)}
      ), history_rows AS (
        ${historyInsert(history)}
      )
@@ -69,6 +72,7 @@ export async function importFiles(
       numberArray(item),
       uuidArray(statIds),
       numberArray(values),
+      serverId,
     ],
   );
   return rows[0]?.n ?? 0;

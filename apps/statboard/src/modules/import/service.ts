@@ -8,6 +8,7 @@ import { observedNoLaterThan } from '#src/lib/upload-rules.ts';
 import type { AuditService } from '#src/modules/audit-log/service.ts';
 import { ensureDefinitions } from '#src/modules/ingest/repo.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
+import type { ServerService } from '#src/modules/servers/service.ts';
 import { readAhead } from './read-ahead.ts';
 import { inspect, type ReadResult, readRegularFile } from './regular-file.ts';
 import * as repo from './repo.ts';
@@ -46,6 +47,8 @@ export interface ImportRequest {
   world: string;
   /** Must exist when given. Default: `usercache.json` beside the world folder (the server's), used when it exists. */
   usercache?: string;
+  /** The server (id) whose values these are. Default: the workspace's only server. */
+  server?: string;
 }
 
 export interface ImportResult {
@@ -75,6 +78,7 @@ export class ImportService {
     private readonly changes: Changes,
     private readonly audit: AuditService,
     private readonly seasons: SeasonService,
+    private readonly servers: ServerService,
     private readonly history: boolean,
   ) {}
 
@@ -89,6 +93,7 @@ export class ImportService {
     const startedAt = Date.now();
     const season = await this.seasons.find(workspaceId, req.season);
     if (!season) throw new AppError('NOT_FOUND', `Season '${req.season}' not found.`);
+    const server = await this.servers.importTarget(workspaceId, req.server);
     const world = resolve(req.world);
     const statsDir = join(world, 'stats');
     let names: string[];
@@ -119,7 +124,16 @@ export class ImportService {
       const files = batch;
       batch = [];
       batchValues = 0;
-      const written = await this.write(actor, workspaceId, season.id, world, files, usernames, definitionIds);
+      const written = await this.write(
+        actor,
+        workspaceId,
+        season.id,
+        server.id,
+        world,
+        files,
+        usernames,
+        definitionIds,
+      );
       result.files += files.length;
       result.players += files.length;
       result.values += written;
@@ -157,6 +171,7 @@ export class ImportService {
     actor: Actor,
     workspaceId: string,
     seasonId: string,
+    serverId: string,
     world: string,
     files: ParsedFile[],
     usernames: Map<string, string>,
@@ -184,7 +199,7 @@ export class ImportService {
           observedAt: f.observedAt,
           values: f.values.map((v) => ({ statId: definitionIds.get(v.key)!, value: v.value })),
         }));
-        n += await repo.importFiles(tx, workspaceId, seasonId, rows, this.history);
+        n += await repo.importFiles(tx, workspaceId, seasonId, serverId, rows, this.history);
       }
       await this.audit.record(tx, actor, {
         workspaceId,
@@ -192,7 +207,7 @@ export class ImportService {
         targetType: 'season',
         targetId: seasonId,
         before: null,
-        after: { world, files: files.length, first: `${files[0]!.uuid}.json`, values: n },
+        after: { world, server: serverId, files: files.length, first: `${files[0]!.uuid}.json`, values: n },
       });
       await this.changes.publish(tx, { topic: 'values', workspaceId });
       await this.changes.publish(tx, { topic: 'player', workspaceId });

@@ -63,7 +63,7 @@ export interface EventInsert {
 export interface GroupRows {
   /** Sorted by (workspace, uuid): rows are locked in one order by every group, so groups cannot deadlock. */
   players: PlayerUpsert[];
-  items: { player: number; seasonId: string; observedAt: Date }[];
+  items: { player: number; seasonId: string; serverId: string; observedAt: Date }[];
   stats: { item: number; statId: string; value: number }[];
   sessions: (Omit<SessionUpsert, 'player_id'> & { player_uuid: string })[];
   events: (Omit<EventInsert, 'player_id'> & { player_uuid: string })[];
@@ -72,44 +72,104 @@ export interface GroupRows {
 }
 
 /**
- * The rule of every stored value, after `INSERT INTO player_stats (…) SELECT …` (CTE `stat_rows`): the latest
- * observation wins and a late one never overwrites a newer value; `updated_at` (the leaderboard's tie-break)
- * moves only when the value changes. With `history`, the value and observation it replaced are kept and returned
- * for `historyInsert`; with `rows` (implied by `history`), the rows written are returned.
+ * CTE body `server_rows`: the rule of every stored value, per server. `rows` is a SELECT of (season_id, server_id,
+ * stat_id, player_id, value, observed_at, updated_at), one row per key. The latest observation wins and a late one
+ * never overwrites a newer value; `updated_at` moves only when the value changes. A new row's baseline (what its
+ * gain counts from) is the player's last value of the statistic on that server observed before the season
+ * started (any earlier season: a statistic's id is its workspace's), else the value itself; a value below it means
+ * the counter was reset, and counts from 0. When the counter drops, the gain so far is carried and the new counter
+ * counts on top of it. A gain is never negative. Returns the rows written with the value and gain they replaced
+ * (null for a new row), for `networkValueUpsert`.
  */
-export function valueUpsert(history: boolean, rows = history, replaced = false): string {
-  return `ON CONFLICT (season_id, stat_id, player_id) DO UPDATE SET
+export function serverValueUpsert(rows: string): string {
+  const drop = 'excluded.value < cur.value';
+  return `INSERT INTO server_stats AS cur (season_id, server_id, stat_id, player_id, value, baseline, gain, observed_at,
+         updated_at)
+       SELECT r.season_id, r.server_id, r.stat_id, r.player_id, r.value, b.baseline, greatest(r.value - b.baseline, 0),
+         r.observed_at, r.updated_at
+       FROM (${rows}) r
+       JOIN seasons se ON se.id = r.season_id
+       CROSS JOIN LATERAL (
+         SELECT (SELECT p.value FROM server_stats p
+                 WHERE p.player_id = r.player_id AND p.stat_id = r.stat_id AND p.server_id = r.server_id
+                   AND p.season_id <> r.season_id AND p.observed_at < coalesce(se.started_at, se.created_at)
+                 ORDER BY p.observed_at DESC LIMIT 1) AS value
+       ) prior
+       CROSS JOIN LATERAL (
+         SELECT CASE WHEN prior.value IS NULL THEN r.value WHEN r.value < prior.value THEN 0 ELSE prior.value END AS baseline
+       ) b
+       ORDER BY r.season_id, r.server_id, r.stat_id, r.player_id
+       ON CONFLICT (season_id, server_id, stat_id, player_id) DO UPDATE SET
          value = excluded.value,
+         baseline = CASE WHEN ${drop} THEN 0 ELSE cur.baseline END,
+         carried = CASE WHEN ${drop} THEN cur.gain ELSE cur.carried END,
+         gain = CASE WHEN ${drop} THEN cur.gain + greatest(excluded.value, 0)
+                     ELSE cur.carried + greatest(excluded.value - cur.baseline, 0) END,
          observed_at = excluded.observed_at,
-         updated_at = CASE WHEN player_stats.value = excluded.value THEN player_stats.updated_at ELSE excluded.updated_at END
+         updated_at = CASE WHEN cur.value = excluded.value THEN cur.updated_at ELSE excluded.updated_at END,
+         replaced_value = cur.value,
+         replaced_gain = cur.gain
+       WHERE cur.observed_at <= excluded.observed_at
+         AND (cur.value <> excluded.value OR cur.observed_at < excluded.observed_at)
+       RETURNING season_id, server_id, stat_id, player_id, value, gain, observed_at, updated_at, replaced_value,
+         replaced_gain`;
+}
+
+/**
+ * CTE body `stat_rows`, after `server_rows` (`serverValueUpsert`): the network rows (`player_stats`), the sums over
+ * the workspace's servers, moved by what the servers' rows moved (concurrent writes through other servers add up;
+ * when the network row held only what these servers held, it takes their new sum exactly, so a workspace with one
+ * server stores its values unchanged). A network row that no server row held yet (written before values were kept
+ * per server, without a server) takes the new value. With `history`, the value and observation it replaced are
+ * kept and returned for `historyInsert`; with `rows` (implied by `history`), the rows written are returned.
+ */
+export function networkValueUpsert(history: boolean, rows = history, replaced = false): string {
+  const fresh = `(excluded.replaced_value IS NULL AND NOT EXISTS (
+           SELECT 1 FROM server_stats o WHERE o.player_id = player_stats.player_id AND o.stat_id = player_stats.stat_id
+             AND o.season_id = player_stats.season_id))`;
+  const sum = (col: 'value' | 'gain', old: string) =>
+    `CASE WHEN player_stats.${col} = coalesce(excluded.${old}, 0) OR ${fresh} THEN excluded.${col}
+          ELSE player_stats.${col} + excluded.${col} - coalesce(excluded.${old}, 0) END`;
+  return `INSERT INTO player_stats (season_id, stat_id, player_id, value, gain, observed_at, updated_at, replaced_value,
+         replaced_gain)
+       SELECT season_id, stat_id, player_id, sum(value), sum(gain), max(observed_at), max(updated_at),
+         sum(replaced_value), sum(replaced_gain)
+       FROM server_rows GROUP BY season_id, stat_id, player_id
+       ORDER BY season_id, stat_id, player_id
+       ON CONFLICT (season_id, stat_id, player_id) DO UPDATE SET
+         value = ${sum('value', 'replaced_value')},
+         gain = ${sum('gain', 'replaced_gain')},
+         observed_at = greatest(player_stats.observed_at, excluded.observed_at),
+         updated_at = CASE WHEN player_stats.value = ${sum('value', 'replaced_value')} THEN player_stats.updated_at
+                           ELSE excluded.updated_at END,
+         replaced_gain = player_stats.gain
          ${history ? ', replaced_value = player_stats.value, replaced_observed_at = player_stats.observed_at' : replaced ? ', replaced_value = player_stats.value' : ''}
-       WHERE player_stats.observed_at <= excluded.observed_at
-         AND (player_stats.value <> excluded.value OR player_stats.observed_at < excluded.observed_at)
        RETURNING ${
          history
-           ? 'player_id, season_id, stat_id, value, observed_at, updated_at, replaced_value, replaced_observed_at'
+           ? 'player_id, season_id, stat_id, value, gain, observed_at, updated_at, replaced_value, replaced_observed_at, replaced_gain'
            : replaced
-             ? 'player_id, season_id, stat_id, value, updated_at, replaced_value'
+             ? 'player_id, season_id, stat_id, value, gain, updated_at, replaced_value, replaced_gain'
              : rows
-               ? 'player_id, season_id, stat_id, value'
+               ? 'player_id, season_id, stat_id, value, gain'
                : '1'
        }`;
 }
 
 /**
- * History, in the same statement as the values (a CTE after `stat_rows` of `valueUpsert(true)`): when a value
+ * History, in the same statement as the values (a CTE after `stat_rows` of `networkValueUpsert(true)`): when a value
  * moves to a later hour (UTC), the value it replaced is the last of its own hour, and becomes that hour's point.
  * One point per (player, season, statistic, hour) at most; a late observation, which the upsert refuses, writes
  * none. Without `history`, nothing.
  */
 export function historyInsert(history: boolean): string {
   if (!history) return 'SELECT 1';
-  return `INSERT INTO stat_history (player_id, season_id, stat_id, at, value)
-       SELECT player_id, season_id, stat_id, date_trunc('hour', replaced_observed_at, 'UTC'), replaced_value
+  return `INSERT INTO stat_history (player_id, season_id, stat_id, at, value, gain)
+       SELECT player_id, season_id, stat_id, date_trunc('hour', replaced_observed_at, 'UTC'), replaced_value,
+         replaced_gain
        FROM stat_rows
        WHERE replaced_observed_at IS NOT NULL
          AND date_trunc('hour', replaced_observed_at, 'UTC') < date_trunc('hour', observed_at, 'UTC')
-       ON CONFLICT (player_id, season_id, stat_id, at) DO UPDATE SET value = excluded.value
+       ON CONFLICT (player_id, season_id, stat_id, at) DO UPDATE SET value = excluded.value, gain = excluded.gain
        RETURNING 1`;
 }
 
@@ -153,6 +213,8 @@ export async function writeGroup(
   const leaders = outbox && candidates.length > 0;
   // [compact boards] The parameter after the outbox's and the leaders'.
   const movedParam = moved.length === 0 ? 0 : outbox ? (leaders ? 19 : 16) : 15;
+  // The items' servers: the last parameter.
+  const serverParam = (moved.length === 0 ? (outbox ? (leaders ? 18 : 15) : 14) : movedParam) + 1;
   const rows = await db.query<
     GroupWritten['players'][number] & {
       messages: number;
@@ -177,15 +239,16 @@ export async function writeGroup(
      ), ids AS (
        SELECT input.i, up.id FROM up JOIN input ON input.w = up.workspace_id AND input.u = up.uuid
      ), items AS (
-       SELECT * FROM unnest($5::int[], $6::uuid[], $7::timestamptz[]) WITH ORDINALITY AS t(p, s, o, i)
+       SELECT * FROM unnest($5::int[], $6::uuid[], $7::timestamptz[], $${serverParam}::uuid[])
+         WITH ORDINALITY AS t(p, s, o, srv, i)
+     ), server_rows AS (
+       ${serverValueUpsert(`SELECT items.s AS season_id, items.srv AS server_id, v.d AS stat_id, ids.id AS player_id,
+           v.v AS value, items.o AS observed_at, now() AS updated_at
+         FROM unnest($8::int[], $9::uuid[], $10::float8[]) AS v(it, d, v)
+         JOIN items ON items.i = v.it
+         JOIN ids ON ids.i = items.p`)}
      ), stat_rows AS (
-       INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
-       SELECT items.s, v.d, ids.id, v.v, items.o, now()
-       FROM unnest($8::int[], $9::uuid[], $10::float8[]) AS v(it, d, v)
-       JOIN items ON items.i = v.it
-       JOIN ids ON ids.i = items.p
-       ORDER BY items.s, v.d, ids.id
-       ${valueUpsert(history, leaders, movedParam > 0)}
+       ${networkValueUpsert(history, leaders, movedParam > 0)}
      ), history_rows AS (
        ${historyInsert(history)}
      ), session_rows AS (
@@ -259,6 +322,7 @@ export async function writeGroup(
           ]
         : []),
       ...(movedParam > 0 ? [uuidArray(moved)] : []),
+      uuidArray(g.items.map((r) => r.serverId)),
     ],
   );
   const first = rows[0];

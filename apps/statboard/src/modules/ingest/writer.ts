@@ -269,14 +269,14 @@ export class IngestWriter {
     const sortedKeys = [...players.keys()].sort();
     const place = new Map(sortedKeys.map((k, i) => [k, i + 1]));
 
-    // Values: per player, the latest observation of each (season, statistic) wins.
+    // Values: per player, the latest observation of each (season, server, statistic) wins.
     const itemRows: repo.GroupRows['items'] = [];
     const latest = new Map<number, Map<string, { item: number; statId: string; value: number; at: Date }>>();
     const sessions = new Map<string, repo.GroupRows['sessions'][number]>();
     const events = new Map<string, repo.GroupRows['events'][number]>();
     for (const [i, it] of items.entries()) {
       const player = place.get(playerKeys[i]!)!;
-      itemRows.push({ player, seasonId: it.seasonId, observedAt: it.observedAt });
+      itemRows.push({ player, seasonId: it.seasonId, serverId: it.serverId, observedAt: it.observedAt });
       let values = latest.get(player);
       if (!values) {
         values = new Map();
@@ -284,7 +284,8 @@ export class IngestWriter {
       }
       for (const s of it.stats) {
         const statId = defId(it.workspaceId, s.key);
-        const vk = it.seasonId + statId;
+        // Per server: two servers' values of the same statistic are both kept (and summed).
+        const vk = it.seasonId + it.serverId + statId;
         const prev = values.get(vk);
         if (!prev || it.observedAt >= prev.at)
           values.set(vk, { item: i + 1, statId, value: s.value, at: it.observedAt });

@@ -18,6 +18,7 @@ export const leaderboardsFeature = {
         s.changes,
         s.seasons,
         new BoardCache(s.db, s.changes, s.config.rankCacheEntries, s.config.rankCacheBytes),
+        s.servers,
       ),
   },
   routes: (s, { key, admin }) => ({ v1: [leaderboardRoutes(s.leaderboards, key, admin)] }),

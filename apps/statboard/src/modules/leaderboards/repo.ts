@@ -18,11 +18,17 @@ export async function findDefinition(db: Queryable, workspaceId: string, key: st
 }
 
 /**
+ * Which column of `player_stats` a board ranks: `value` (the season's scoring is `absolute`) or `gain` (`gains`);
+ * each has its board index (`player_stats_top_idx`, `player_stats_gain_idx`).
+ */
+export type Column = 'value' | 'gain';
+
+/**
  * The leaderboard's order, for `player_stats s JOIN players p`: the value in the statistic's order, ties to the
  * earlier `updated_at`, then the lower player UUID. Every query that ranks uses it.
  */
-export function rankOrder(order: 'asc' | 'desc'): string {
-  return `s.value ${order === 'asc' ? 'ASC' : 'DESC'}, s.updated_at ASC, p.uuid ASC`;
+export function rankOrder(order: 'asc' | 'desc', column: Column = 'value'): string {
+  return `s.${column} ${order === 'asc' ? 'ASC' : 'DESC'}, s.updated_at ASC, p.uuid ASC`;
 }
 
 export interface RankedRow {
@@ -40,13 +46,21 @@ export interface RankedRow {
  */
 export function topValues(
   db: Queryable,
-  q: { seasonId: string; statId: string; order: 'asc' | 'desc'; onlyUuids: readonly string[] | null; limit: number },
+  q: {
+    seasonId: string;
+    statId: string;
+    order: 'asc' | 'desc';
+    onlyUuids: readonly string[] | null;
+    limit: number;
+    column?: Column;
+  },
 ): Promise<RankedRow[]> {
+  const c = q.column ?? 'value';
   return db.query<RankedRow>(
-    `SELECT p.id, p.uuid, p.username, p.public, s.value, s.updated_at
+    `SELECT p.id, p.uuid, p.username, p.public, s.${c} AS value, s.updated_at
      FROM player_stats s JOIN players p ON p.id = s.player_id
      WHERE s.season_id = $1 AND s.stat_id = $2 AND p.public AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[]))
-     ORDER BY ${rankOrder(q.order)}
+     ORDER BY ${rankOrder(q.order, c)}
      LIMIT $4`,
     [q.seasonId, q.statId, q.onlyUuids, q.limit],
   );
@@ -68,13 +82,41 @@ export interface BoardRow {
  */
 export function boardEntries(
   db: Queryable,
-  q: { seasonId: string; statId: string; onlyUuids: readonly string[] | null },
+  q: { seasonId: string; statId: string; onlyUuids: readonly string[] | null; column?: Column },
 ): Promise<BoardRow[]> {
   return db.query<BoardRow>(
-    `SELECT p.id, p.uuid::text AS uuid, p.username, s.value, ${microsSql('s.updated_at')} AS at
+    `SELECT p.id, p.uuid::text AS uuid, p.username, s.${q.column ?? 'value'} AS value, ${microsSql('s.updated_at')} AS at
      FROM player_stats s JOIN players p ON p.id = s.player_id
      WHERE s.season_id = $1 AND s.stat_id = $2 AND p.public AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[]))`,
     [q.seasonId, q.statId, q.onlyUuids],
+  );
+}
+
+/**
+ * The public values of a statistic in a season summed over some servers (a read by `server=`, or by a key
+ * restricted to servers), unordered (a rank board sorts them): each player's values on those servers from
+ * `server_stats`, added up at read time; `updated_at` the latest of them. Not served by a board index: it reads
+ * every value of the board on those servers.
+ */
+export function serverBoardEntries(
+  db: Queryable,
+  q: {
+    seasonId: string;
+    statId: string;
+    servers: readonly string[];
+    onlyUuids: readonly string[] | null;
+    column?: Column;
+  },
+): Promise<BoardRow[]> {
+  return db.query<BoardRow>(
+    `SELECT p.id, p.uuid::text AS uuid, p.username, v.value, ${microsSql('v.updated_at')} AS at
+     FROM (
+       SELECT player_id, sum(${q.column ?? 'value'}) AS value, max(updated_at) AS updated_at FROM server_stats
+       WHERE season_id = $1 AND stat_id = $2 AND server_id = ANY($3::uuid[])
+       GROUP BY player_id
+     ) v JOIN players p ON p.id = v.player_id
+     WHERE p.public AND ($4::uuid[] IS NULL OR p.uuid = ANY($4::uuid[]))`,
+    [q.seasonId, q.statId, q.servers, q.onlyUuids],
   );
 }
 
@@ -105,16 +147,18 @@ export interface RankWindowRow extends BoardRow {
  * each of those three is a range of `player_stats_top_idx` (season, stat, value, updated_at), so every query
  * below is written as that union of ranges instead of one OR, which no index serves.
  */
-function boardSql(order: 'asc' | 'desc') {
+function boardSql(order: 'asc' | 'desc', column: Column = 'value') {
   const desc = order === 'desc';
   return {
+    /** The ranked column. */
+    v: `s.${column}`,
     better: desc ? '>' : '<',
     worse: desc ? '<' : '>',
     best: desc ? 'DESC' : 'ASC',
     reverse: desc ? 'ASC' : 'DESC',
     /** Public values of the board, joined to their players. */
     board: 'player_stats s JOIN players p ON p.id = s.player_id WHERE s.season_id = $2 AND s.stat_id = $3 AND p.public',
-    cols: 'p.id, p.uuid, p.username, s.value, s.updated_at',
+    cols: `p.id, p.uuid, p.username, s.${column} AS value, s.updated_at`,
     /** Every value of the board (hidden players' too), from the index alone. */
     values: 'player_stats s WHERE s.season_id = $2 AND s.stat_id = $3',
   };
@@ -126,8 +170,8 @@ function boardSql(order: 'asc' | 'desc') {
  * board's own counts read the index alone; hidden players' values (few, by `players_hidden_idx`) are counted
  * apart and taken off, and the ties at `first`'s value and time are the only rows joined to their players.
  */
-function countsSql(order: 'asc' | 'desc'): string {
-  const q = boardSql(order);
+function countsSql(order: 'asc' | 'desc', column: Column = 'value'): string {
+  const q = boardSql(order, column);
   // The first entry's value, time and UUID as scalar subqueries: parameters of the index scans below (a join to
   // the CTE would put it on the inner side and scan the board from its end).
   const fv = '(SELECT value FROM first)';
@@ -135,19 +179,19 @@ function countsSql(order: 'asc' | 'desc'): string {
   const fi = '(SELECT uuid FROM first)';
   return `hidden AS (
        SELECT count(*) AS total,
-         count(*) FILTER (WHERE s.value ${q.better} ${fv}) AS better,
-         count(*) FILTER (WHERE s.value ${q.better} ${fv} OR (s.value = ${fv} AND (s.updated_at < ${fu}
+         count(*) FILTER (WHERE ${q.v} ${q.better} ${fv}) AS better,
+         count(*) FILTER (WHERE ${q.v} ${q.better} ${fv} OR (${q.v} = ${fv} AND (s.updated_at < ${fu}
            OR (s.updated_at = ${fu} AND p.uuid < ${fi})))) AS before
        FROM players p JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2 AND s.stat_id = $3
        WHERE p.workspace_id = $1 AND NOT p.public
      ), counts AS (
        SELECT (b.n - h.better)::int AS better,
-         (b.n + (SELECT count(*) FROM ${q.values} AND s.value = ${fv} AND s.updated_at < ${fu})
+         (b.n + (SELECT count(*) FROM ${q.values} AND ${q.v} = ${fv} AND s.updated_at < ${fu})
            + (SELECT count(*) FROM player_stats s JOIN players p ON p.id = s.player_id
-              WHERE s.season_id = $2 AND s.stat_id = $3 AND s.value = ${fv} AND s.updated_at = ${fu}
+              WHERE s.season_id = $2 AND s.stat_id = $3 AND ${q.v} = ${fv} AND s.updated_at = ${fu}
                 AND p.uuid < ${fi})
            - h.before)::int AS position
-       FROM hidden h, (SELECT count(*) AS n FROM ${q.values} AND s.value ${q.better} ${fv}) b
+       FROM hidden h, (SELECT count(*) AS n FROM ${q.values} AND ${q.v} ${q.better} ${fv}) b
      )`;
 }
 
@@ -163,13 +207,21 @@ const AT_MICROS = `${microsSql('w.updated_at')} AS at`;
  */
 export function rankWindow(
   db: Queryable,
-  q: { workspaceId: string; seasonId: string; statId: string; order: 'asc' | 'desc'; uuid: string; around: number },
+  q: {
+    workspaceId: string;
+    seasonId: string;
+    statId: string;
+    order: 'asc' | 'desc';
+    uuid: string;
+    around: number;
+    column?: Column;
+  },
 ): Promise<RankWindowRow[]> {
-  const b = boardSql(q.order);
+  const b = boardSql(q.order, q.column);
   return db.query<RankWindowRow>(
-    `WITH ${windowSql(q.order)}, first AS (
+    `WITH ${windowSql(q.order, q.column)}, first AS (
        SELECT * FROM win ORDER BY value ${b.best}, updated_at, uuid LIMIT 1
-     ), ${countsSql(q.order)}
+     ), ${countsSql(q.order, q.column)}
      SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}, c.better, c.position,
        ((SELECT count(*) FROM ${b.values}) - h.total)::int AS total
      FROM win w, counts c, hidden h
@@ -184,11 +236,19 @@ export function rankWindow(
  */
 export function rankNeighbours(
   db: Queryable,
-  q: { workspaceId: string; seasonId: string; statId: string; order: 'asc' | 'desc'; uuid: string; around: number },
+  q: {
+    workspaceId: string;
+    seasonId: string;
+    statId: string;
+    order: 'asc' | 'desc';
+    uuid: string;
+    around: number;
+    column?: Column;
+  },
 ): Promise<BoardRow[]> {
-  const b = boardSql(q.order);
+  const b = boardSql(q.order, q.column);
   return db.query<BoardRow>(
-    `WITH ${windowSql(q.order)}
+    `WITH ${windowSql(q.order, q.column)}
      SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}
      FROM win w ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
     [q.workspaceId, q.seasonId, q.statId, q.uuid, q.around],
@@ -199,8 +259,8 @@ export function rankNeighbours(
  * CTEs \`me\` (the player's public entry, by $4), \`above\`/\`below\` (up to $5 entries each side) and \`win\` (all of
  * them): index ranges next to the player's value.
  */
-function windowSql(order: 'asc' | 'desc'): string {
-  const b = boardSql(order);
+function windowSql(order: 'asc' | 'desc', column: Column = 'value'): string {
+  const b = boardSql(order, column);
   // The player's value, time and UUID as scalar subqueries: parameters of the index ranges (see countsSql).
   const mv = '(SELECT value FROM me)';
   const mu = '(SELECT updated_at FROM me)';
@@ -210,25 +270,25 @@ function windowSql(order: 'asc' | 'desc'): string {
        WHERE p.workspace_id = $1 AND p.uuid = $4 AND p.public
      ), above AS (
        SELECT * FROM (
-         (SELECT ${b.cols} FROM ${b.board} AND s.value = ${mv} AND s.updated_at = ${mu}
+         (SELECT ${b.cols} FROM ${b.board} AND ${b.v} = ${mv} AND s.updated_at = ${mu}
            AND p.uuid < ${mi} ORDER BY p.uuid DESC LIMIT $5)
          UNION ALL
-         (SELECT ${b.cols} FROM ${b.board} AND s.value = ${mv} AND s.updated_at < ${mu}
+         (SELECT ${b.cols} FROM ${b.board} AND ${b.v} = ${mv} AND s.updated_at < ${mu}
            ORDER BY s.updated_at DESC FETCH FIRST $5 ROWS WITH TIES)
          UNION ALL
-         (SELECT ${b.cols} FROM ${b.board} AND s.value ${b.better} ${mv}
-           ORDER BY s.value ${b.reverse}, s.updated_at DESC FETCH FIRST $5 ROWS WITH TIES)
+         (SELECT ${b.cols} FROM ${b.board} AND ${b.v} ${b.better} ${mv}
+           ORDER BY ${b.v} ${b.reverse}, s.updated_at DESC FETCH FIRST $5 ROWS WITH TIES)
        ) x ORDER BY x.value ${b.reverse}, x.updated_at DESC, x.uuid DESC LIMIT $5
      ), below AS (
        SELECT * FROM (
-         (SELECT ${b.cols} FROM ${b.board} AND s.value = ${mv} AND s.updated_at = ${mu}
+         (SELECT ${b.cols} FROM ${b.board} AND ${b.v} = ${mv} AND s.updated_at = ${mu}
            AND p.uuid > ${mi} ORDER BY p.uuid LIMIT $5)
          UNION ALL
-         (SELECT ${b.cols} FROM ${b.board} AND s.value = ${mv} AND s.updated_at > ${mu}
+         (SELECT ${b.cols} FROM ${b.board} AND ${b.v} = ${mv} AND s.updated_at > ${mu}
            ORDER BY s.updated_at FETCH FIRST $5 ROWS WITH TIES)
          UNION ALL
-         (SELECT ${b.cols} FROM ${b.board} AND s.value ${b.worse} ${mv}
-           ORDER BY s.value ${b.best}, s.updated_at FETCH FIRST $5 ROWS WITH TIES)
+         (SELECT ${b.cols} FROM ${b.board} AND ${b.v} ${b.worse} ${mv}
+           ORDER BY ${b.v} ${b.best}, s.updated_at FETCH FIRST $5 ROWS WITH TIES)
        ) x ORDER BY x.value ${b.best}, x.updated_at, x.uuid LIMIT $5
      ), win AS (
        SELECT * FROM above UNION ALL SELECT * FROM me UNION ALL SELECT * FROM below
@@ -243,15 +303,23 @@ function windowSql(order: 'asc' | 'desc'): string {
  */
 export function boardPage(
   db: Queryable,
-  q: { workspaceId: string; seasonId: string; statId: string; order: 'asc' | 'desc'; offset: number; limit: number },
+  q: {
+    workspaceId: string;
+    seasonId: string;
+    statId: string;
+    order: 'asc' | 'desc';
+    offset: number;
+    limit: number;
+    column?: Column;
+  },
 ): Promise<(BoardRow & { better: number })[]> {
-  const b = boardSql(q.order);
+  const b = boardSql(q.order, q.column);
   return db.query<BoardRow & { better: number }>(
     `WITH win AS (
-       SELECT ${b.cols} FROM ${b.board} ORDER BY ${rankOrder(q.order)} LIMIT $4 OFFSET $5
+       SELECT ${b.cols} FROM ${b.board} ORDER BY ${rankOrder(q.order, q.column)} LIMIT $4 OFFSET $5
      ), first AS (
        SELECT * FROM win ORDER BY value ${b.best}, updated_at, uuid LIMIT 1
-     ), ${countsSql(q.order)}
+     ), ${countsSql(q.order, q.column)}
      SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}, c.better
      FROM win w, counts c
      ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PlayerRef, SeasonRef } from '#src/http/schemas.ts';
+import { PlayerRef, SeasonRef, ServerScope } from '#src/http/schemas.ts';
 
 /** The shapes of `GET /leaderboards` and `/leaderboards/rank`: their routes' schemas, and the service's types. */
 
@@ -15,6 +15,7 @@ export const LeaderboardQuery = Type.Object({
       description: 'Entries skipped (0–10000); ranks stay ranks of the whole board',
     }),
   ),
+  server: ServerScope,
 });
 
 export const RankQuery = Type.Object({
@@ -24,6 +25,7 @@ export const RankQuery = Type.Object({
   around: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 50, default: 5, description: 'Entries shown above and below the player' }),
   ),
+  server: ServerScope,
 });
 
 export const LeaderboardEntry = Type.Object({

@@ -10,6 +10,7 @@ import type { Maybe } from '#src/lib/maybe.ts';
 import { isoRequired } from '#src/lib/time.ts';
 import { permittedPlayer, toPlayer } from '#src/modules/players/service.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
+import type { ServerService } from '#src/modules/servers/service.ts';
 import { type BoardCache, type BoardRef, boardEntry, type HeldBoard } from './boards.ts';
 import type { CompactBoard } from './compact-board.ts';
 import { type BoardEntry, entryTail, RankBoard } from './rank-board.ts';
@@ -54,6 +55,7 @@ export class LeaderboardService {
     private readonly seasons: SeasonService,
     /** The rank boards held in memory (read by tests to know which kind answers). */
     readonly boards: BoardCache,
+    private readonly servers: ServerService,
   ) {
     const definitions = changes.cache<string, repo.DefinitionRow | null>('stat_definition', 60_000, 20_000);
     const tops = changes.cache<string, Buffer>('leaderboard_top', 30_000, 2_000, {
@@ -92,6 +94,15 @@ export class LeaderboardService {
    * else built, or refused. (No closure is made on that path: each step is a method, called at once or later.)
    */
   json(key: AuthKey, q: LeaderboardQuery): Maybe<Buffer> {
+    const scope = this.servers.readScope(key, q.server);
+    if (scope === null) return this.networkJson(key, q);
+    return Promise.resolve(scope).then((servers) =>
+      servers === null ? this.networkJson(key, q) : this.serversJson(key, q, servers),
+    );
+  }
+
+  /** `json` of the network totals (the stored sums over every server). */
+  private networkJson(key: AuthKey, q: LeaderboardQuery): Maybe<Buffer> {
     const season = this.seasons.readable(key, q.season);
     return season instanceof Promise ? season.then((s) => this.jsonIn(key, q, s)) : this.jsonIn(key, q, season);
   }
@@ -99,6 +110,33 @@ export class LeaderboardService {
   private jsonIn(key: AuthKey, q: LeaderboardQuery, season: Season): Maybe<Buffer> {
     const def = this.publicDefinition(key.workspaceId, q.stat);
     return def instanceof Promise ? def.then((d) => this.top(key, q, season, d)) : this.top(key, q, season, def);
+  }
+
+  /**
+   * `json` summed over some servers (`server=`, or a key restricted to servers): the board is read and ranked for
+   * the answer (never cached: the sums are made at read time).
+   */
+  private async serversJson(key: AuthKey, q: LeaderboardQuery, servers: readonly string[]): Promise<Buffer> {
+    const season = await this.seasons.readable(key, q.season);
+    const def = await this.publicDefinition(key.workspaceId, q.stat);
+    const board = await this.serverBoard(key, season, def, servers);
+    return page(board, season, def, q.offset ?? 0, clampLimit(q.limit));
+  }
+
+  private async serverBoard(
+    key: AuthKey,
+    season: Season,
+    def: repo.DefinitionRow,
+    servers: readonly string[],
+  ): Promise<RankBoard> {
+    const rows = await repo.serverBoardEntries(this.db, {
+      seasonId: season.id,
+      statId: def.id,
+      servers,
+      onlyUuids: playerFilter(key),
+      column: columnOf(season),
+    });
+    return new RankBoard(def.sort_order, rows.map(boardEntry));
   }
 
   private top(key: AuthKey, q: LeaderboardQuery, season: Season, def: repo.DefinitionRow): Maybe<Buffer> {
@@ -144,6 +182,8 @@ export class LeaderboardService {
     counted: (board: CompactBoard, ref: BoardRef) => Promise<Buffer>,
     query: () => Promise<Buffer>,
   ): Maybe<Buffer> {
+    // Boards held in memory rank values; a season that counts gains is answered by its own board index.
+    if (season.scoring === 'gains') return query();
     const ref: BoardRef = { workspaceId: key.workspaceId, seasonId: season.id, statId: def.id, order: def.sort_order };
     const use = (board: HeldBoard | null | undefined): Maybe<Buffer> =>
       board instanceof RankBoard ? answer(board) : board ? counted(board, ref) : query();
@@ -175,6 +215,7 @@ export class LeaderboardService {
       order: def.sort_order,
       onlyUuids: playerFilter(key),
       limit: offset + limit,
+      column: columnOf(season),
     });
     const ranks = competitionRanks(rows.map((r) => r.value));
     const board: Leaderboard = {
@@ -198,6 +239,22 @@ export class LeaderboardService {
    */
   rankJson(key: AuthKey, q: RankQuery): Maybe<Buffer> {
     const uuid = permittedPlayer(key, q.player);
+    const scope = this.servers.readScope(key, q.server);
+    if (scope === null) return this.networkRankJson(key, q, uuid);
+    return Promise.resolve(scope).then((servers) =>
+      servers === null ? this.networkRankJson(key, q, uuid) : this.serversRankJson(key, q, uuid, servers),
+    );
+  }
+
+  /** `rankJson` summed over some servers (see `serversJson`). */
+  private async serversRankJson(key: AuthKey, q: RankQuery, uuid: string, servers: readonly string[]): Promise<Buffer> {
+    const season = await this.seasons.readable(key, q.season);
+    const def = await this.publicDefinition(key.workspaceId, q.stat);
+    return rankAnswer(await this.serverBoard(key, season, def, servers), season, def, uuid, q.around ?? 5);
+  }
+
+  /** `rankJson` of the network totals. */
+  private networkRankJson(key: AuthKey, q: RankQuery, uuid: string): Maybe<Buffer> {
     const season = this.seasons.readable(key, q.season);
     return season instanceof Promise
       ? season.then((s) => this.rankIn(key, q, uuid, s))
@@ -242,6 +299,7 @@ export class LeaderboardService {
       order: def.sort_order,
       uuid,
       around,
+      column: columnOf(season),
     });
     const first = rows[0];
     if (!first) throw noValue(def.key);
@@ -325,6 +383,7 @@ export class LeaderboardService {
       order: def.sort_order,
       offset,
       limit,
+      column: columnOf(season),
     });
     const ranked = withRanks(rows, rows[0]?.better ?? 0, offset);
     return rankedPageJson(season, def, ranked);
@@ -338,7 +397,12 @@ export class LeaderboardService {
     def: repo.DefinitionRow,
     around: number,
   ): Promise<Buffer> {
-    const rows = await repo.boardEntries(this.db, { seasonId: season.id, statId: def.id, onlyUuids: key.players });
+    const rows = await repo.boardEntries(this.db, {
+      seasonId: season.id,
+      statId: def.id,
+      onlyUuids: key.players,
+      column: columnOf(season),
+    });
     return rankAnswer(new RankBoard(def.sort_order, rows.map(boardEntry)), season, def, uuid, around);
   }
 }
@@ -419,6 +483,11 @@ function rankAnswer(board: RankBoard, season: Season, def: repo.DefinitionRow, u
     `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"total":${board.size},` +
       `"entry":{"rank":${own.rank},${entryTail(own.entry)},"entries":${entriesJson(board, index - around, index + around + 1)}}`,
   );
+}
+
+/** The column a season's boards rank: its scoring's. */
+export function columnOf(season: Season): repo.Column {
+  return season.scoring === 'gains' ? 'gain' : 'value';
 }
 
 function noValue(statKey: string): AppError {

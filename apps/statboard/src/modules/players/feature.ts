@@ -18,7 +18,7 @@ declare module '#src/feature.ts' {
 export const playersFeature = {
   name: 'players',
   services: {
-    players: (s) => new PlayerService(s.db, s.changes, s.seasons, s.config.playerCacheBytes),
+    players: (s) => new PlayerService(s.db, s.changes, s.seasons, s.config.playerCacheBytes, s.servers),
     playerAdmin: (s) => new PlayerAdminService(s.db, s.changes, s.audit),
   },
   schemas: [AdminPlayer],

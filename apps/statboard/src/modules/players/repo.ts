@@ -105,19 +105,29 @@ export async function playerWithStatsJson(
   workspaceId: string,
   uuid: string,
   seasonId: string,
+  /** `value`, or `gain` for a season that counts gains. */
+  column: 'value' | 'gain' = 'value',
+  /** Null: the network totals (the stored sums); else the sums of these servers' values, made here. */
+  servers: readonly string[] | null = null,
 ): Promise<(PlayerRow & { stats: string }) | null> {
+  const values =
+    servers === null
+      ? `player_stats s JOIN stat_definitions d ON d.id = s.stat_id
+       WHERE s.season_id = $3 AND s.player_id = p.id AND d.public`
+      : `(SELECT stat_id, sum(${column}) AS ${column}, max(updated_at) AS updated_at FROM server_stats
+          WHERE season_id = $3 AND player_id = p.id AND server_id = ANY($4::uuid[]) GROUP BY stat_id) s
+       JOIN stat_definitions d ON d.id = s.stat_id WHERE d.public`;
   const rows = await db.query<PlayerRow & { stats: string }>(
     `SELECT ${COLUMNS}, (
        SELECT coalesce(json_agg(json_build_object(
            'key', d.key,
-           'value', s.value,
+           'value', s.${column},
            'updated_at', ${isoText('s.updated_at')}
          ) ORDER BY d.key COLLATE "C"), '[]')::text
-       FROM player_stats s JOIN stat_definitions d ON d.id = s.stat_id
-       WHERE s.season_id = $3 AND s.player_id = p.id AND d.public
+       FROM ${values}
      ) AS stats
      FROM players p WHERE p.workspace_id = $1 AND p.uuid = $2`,
-    [workspaceId, uuid, seasonId],
+    servers === null ? [workspaceId, uuid, seasonId] : [workspaceId, uuid, seasonId, servers],
   );
   return rows[0] ?? null;
 }

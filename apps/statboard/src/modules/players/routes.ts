@@ -74,9 +74,9 @@ export function playerRoutes({ players, playerAdmin, key, admin }: PlayerRouteDe
         tags: ['Public'],
         operationId: 'getPlayerStats',
         summary: statsSummary,
-        response: { 200: PlayerStatsResponse, ...errorResponses(401, 403, 404, 429) },
+        response: { 200: PlayerStatsResponse, ...errorResponses(401, 403, 404, 422, 429) },
       },
-      answer: (k, params, query) => players.statsJson(k, params.player, query.season),
+      answer: (k, params, query) => players.statsJson(k, params.player, query.season, query.server),
     });
     await mirrorForConsole(
       app,
@@ -90,7 +90,8 @@ export function playerRoutes({ players, playerAdmin, key, admin }: PlayerRouteDe
         response: PlayerStatsResponse,
         errors: [404, 422],
       },
-      (k, params, query, reply) => sendJsonNowOrLater(reply, players.statsJson(k, params.player, query.season)),
+      (k, params, query, reply) =>
+        sendJsonNowOrLater(reply, players.statsJson(k, params.player, query.season, query.server)),
     );
 
     await app.register(async (instance) => {

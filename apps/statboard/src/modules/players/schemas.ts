@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime, PageQuery, PaginationRef, PlayerRef, SeasonRef, Uuid } from '#src/http/schemas.ts';
+import { DateTime, PageQuery, PaginationRef, PlayerRef, SeasonRef, ServerScope, Uuid } from '#src/http/schemas.ts';
 
 /** A player as administrators see it: the spec's Player plus when it was first and last seen. */
 export const AdminPlayer = Type.Object(
@@ -32,6 +32,7 @@ export const PlayerListResponse = Type.Object({ data: Type.Array(PlayerRef), met
 
 export const PlayerStatsQuery = Type.Object({
   season: Type.Optional(Type.String({ description: 'Season id or slug' })),
+  server: ServerScope,
 });
 
 export const PlayerStatsResponse = Type.Object({

@@ -10,6 +10,7 @@ import type { Maybe } from '#src/lib/maybe.ts';
 import { pageOffset } from '#src/lib/page.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
+import type { ServerService } from '#src/modules/servers/service.ts';
 import * as repo from './repo.ts';
 import type { PlayerListResponse } from './schemas.ts';
 
@@ -63,6 +64,7 @@ export class PlayerService {
     changes: Changes,
     private readonly seasons: SeasonService,
     valueBytes: number,
+    private readonly servers: ServerService,
   ) {
     const rows = changes.cache<string, repo.PlayerRow | null>('player', 30_000, 20_000);
     const values =
@@ -157,8 +159,16 @@ export class PlayerService {
    * the cache until a write touches the player, its visibility, a definition or the season. At once when
    * cached, else built, or refused.
    */
-  statsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined): Maybe<Buffer> {
+  statsJson(key: AuthKey, uuidParam: string, seasonRef: string | undefined, server?: string): Maybe<Buffer> {
     const uuid = permittedPlayer(key, uuidParam);
+    const scope = this.servers.readScope(key, server);
+    if (scope !== null) {
+      // Summed over some servers at read time (`server=`, or a key restricted to servers): never cached.
+      return Promise.resolve(scope).then(async (servers) => {
+        const season = await this.seasons.readable(key, seasonRef);
+        return servers === null ? this.statsJsonIn(key, uuid, season) : this.buildStatsJson(key, uuid, season, servers);
+      });
+    }
     const season = this.seasons.readable(key, seasonRef);
     return season instanceof Promise
       ? season.then((s) => this.statsJsonIn(key, uuid, s))
@@ -172,8 +182,14 @@ export class PlayerService {
   }
 
   /** The answer of `statsJson`, with one query. */
-  private async buildStatsJson(key: AuthKey, uuid: string, season: Season): Promise<Buffer> {
-    const row = visible(await repo.playerWithStatsJson(this.db, key.workspaceId, uuid, season.id));
+  private async buildStatsJson(
+    key: AuthKey,
+    uuid: string,
+    season: Season,
+    servers: readonly string[] | null = null,
+  ): Promise<Buffer> {
+    const column = season.scoring === 'gains' ? 'gain' : 'value';
+    const row = visible(await repo.playerWithStatsJson(this.db, key.workspaceId, uuid, season.id, column, servers));
     return Buffer.from(
       `{"player":${JSON.stringify(toPlayer(row))},"season":${JSON.stringify(season)},"stats":${row.stats}}`,
     );

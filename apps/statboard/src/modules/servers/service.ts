@@ -1,8 +1,11 @@
+import type { AuthKey } from '#src/access/auth-key.ts';
 import type { Actor } from '#src/access/principal.ts';
+import { requireServer, restrictsServers } from '#src/access/restrictions.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
+import type { Maybe } from '#src/lib/maybe.ts';
 import { sqlState, UNIQUE_VIOLATION } from '#src/lib/pg-errors.ts';
 import { isoRequired } from '#src/lib/time.ts';
 import { isUuid } from '#src/lib/uuid.ts';
@@ -36,6 +39,8 @@ function conflict(write: repo.ServerWrite, err: unknown): AppError {
 export class ServerService {
   /** Enabled servers by `workspace|hostname|port` (null: none), for the ingest hot path. */
   private readonly enabled: Cache<string, Server | null> | null;
+  /** Whether a server id is the workspace's, by `workspace|id` (the `server=` of reads). */
+  private readonly known: Cache<string, boolean> | null;
 
   constructor(
     private readonly db: Db,
@@ -44,9 +49,16 @@ export class ServerService {
   ) {
     const enabled = changes.cache<string, Server | null>('server', 60_000, 10_000);
     this.enabled = enabled;
+    const known = changes.cache<string, boolean>('server_id', 60_000, 10_000);
+    this.known = known;
     changes.onChange((c) => {
-      if (c === null) enabled?.clear();
-      else if (c.topic === 'server') enabled?.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+      if (c === null) {
+        enabled?.clear();
+        known?.clear();
+      } else if (c.topic === 'server') {
+        enabled?.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+        known?.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+      }
     });
   }
 
@@ -115,6 +127,58 @@ export class ServerService {
     const row = isUuid(id) ? await repo.findServer(db, workspaceId, id.toLowerCase()) : null;
     if (!row) throw new AppError('NOT_FOUND', 'Server not found.');
     return toServer(row);
+  }
+
+  /** One of the workspace's servers; unknown is 404. */
+  async get(workspaceId: string, id: string): Promise<Server> {
+    return this.find(this.db, workspaceId, id);
+  }
+
+  /** Whether `id` is one of the workspace's servers (cached: the `server=` of every read asks). */
+  async exists(workspaceId: string, id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const load = async () => (await repo.findServer(this.db, workspaceId, id.toLowerCase())) !== null;
+    return this.known ? this.known.get(`${workspaceId}|${id.toLowerCase()}`, load) : load();
+  }
+
+  /**
+   * The servers a key read sums its values over (`server=`: `asked`): null for the network totals (every server of
+   * the workspace, the stored `player_stats` rows), else those servers' values alone. A key restricted to servers
+   * reads the sum over its servers; `server=` outside them is 403 whether or not it exists (a restricted key cannot
+   * probe for servers), an unknown one 404. At once (no promise) without `server=`.
+   */
+  readScope(key: AuthKey, asked: string | undefined): Maybe<readonly string[] | null> {
+    if (asked === undefined) return restrictsServers(key) ? key.servers : null;
+    const id = asked.toLowerCase();
+    requireServer(key, id, 'read');
+    return this.exists(key.workspaceId, id).then((found) => {
+      if (!found) throw new AppError('NOT_FOUND', 'Server not found.');
+      return [id];
+    });
+  }
+
+  /**
+   * The server whose values an import writes: `id` when given (unknown: 404), else the workspace's only server;
+   * none, or several without `id`, is refused with what to do.
+   */
+  async importTarget(workspaceId: string, id: string | undefined): Promise<Server> {
+    if (id !== undefined) return this.get(workspaceId, id);
+    const all = await this.list(workspaceId);
+    if (all.length === 1) return all[0]!;
+    if (all.length === 0) {
+      throw new AppError(
+        'INVALID_PAYLOAD',
+        'The workspace has no server: register the server these values come from.',
+        {
+          server: ['register a server first'],
+        },
+      );
+    }
+    throw new AppError(
+      'INVALID_PAYLOAD',
+      `The workspace has ${all.length} servers: name the one these values come from with --server ID.`,
+      { server: ['required when the workspace has several servers'] },
+    );
   }
 
   async list(workspaceId: string): Promise<Server[]> {

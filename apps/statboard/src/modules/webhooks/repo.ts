@@ -156,12 +156,15 @@ export function firstSeenOutbox(workspacesParam: string): string {
  * The rank-1 entry of a board as a LATERAL subquery (rows `id, uuid, username, value`; none for an empty board),
  * served by the leaderboard index in either order: only the branch of the definition's order runs.
  */
-function topOfBoard(season: string, stat: string, def: string): string {
-  const branch = (order: 'asc' | 'desc') =>
-    `(SELECT p.id, p.uuid, p.username, s.value FROM player_stats s JOIN players p ON p.id = s.player_id
-          WHERE ${def}.sort_order = '${order}' AND s.season_id = ${season} AND s.stat_id = ${stat} AND p.public
-          ORDER BY ${rankOrder(order)} LIMIT 1)`;
-  return `${branch('desc')} UNION ALL ${branch('asc')}`;
+function topOfBoard(season: string, stat: string, def: string, scoring: string): string {
+  const branch = (order: 'asc' | 'desc', column: 'value' | 'gain') =>
+    `(SELECT p.id, p.uuid, p.username, s.${column} AS value FROM player_stats s JOIN players p ON p.id = s.player_id
+          WHERE ${def}.sort_order = '${order}' AND ${scoring} = '${column === 'gain' ? 'gains' : 'absolute'}'
+            AND s.season_id = ${season} AND s.stat_id = ${stat} AND p.public
+          ORDER BY ${rankOrder(order, column)} LIMIT 1)`;
+  return [branch('desc', 'value'), branch('asc', 'value'), branch('desc', 'gain'), branch('asc', 'gain')].join(
+    ' UNION ALL ',
+  );
 }
 
 /**
@@ -188,7 +191,7 @@ export function leadersOf(
      FROM unnest($1::uuid[], $2::uuid[]) AS t(s, d)
      JOIN stat_definitions def ON def.id = t.d
      JOIN seasons se ON se.id = t.s
-     LEFT JOIN LATERAL (${topOfBoard('t.s', 't.d', 'def')}) top ON true`,
+     LEFT JOIN LATERAL (${topOfBoard('t.s', 't.d', 'def', 'se.scoring')}) top ON true`,
     [seasonIds, statIds],
   );
 }
@@ -211,18 +214,21 @@ export function leaderOutbox(c: number): string {
   // MATERIALIZED: the candidates are found once (a few rows), and each board's top is read once.
   // Inlined, the planner (which cannot know how many rows a CTE returns) may read it once per value written.
   return `candidates AS MATERIALIZED (
-       SELECT DISTINCT ON (t.s, t.d) t.w, t.s, t.d, up.id AS player_id, up.uuid AS u, up.username, sr.value,
+       SELECT DISTINCT ON (t.s, t.d) t.w, t.s, t.d, up.id AS player_id, up.uuid AS u, up.username,
+              CASE se.scoring WHEN 'gains' THEN sr.gain ELSE sr.value END AS value, se.scoring,
               def.sort_order, def.key, def.display_name, se.name AS season_name, se.slug AS season_slug
        FROM unnest($${c}::uuid[], $${c + 1}::uuid[], $${c + 2}::uuid[]) AS t(w, s, d)
        JOIN stat_definitions def ON def.id = t.d AND def.public
        JOIN seasons se ON se.id = t.s AND se.active
        JOIN stat_rows sr ON sr.season_id = t.s AND sr.stat_id = t.d
        JOIN up ON up.id = sr.player_id AND up.public
-       ORDER BY t.s, t.d, CASE def.sort_order WHEN 'asc' THEN sr.value ELSE -sr.value END, up.uuid
+       ORDER BY t.s, t.d,
+         CASE def.sort_order WHEN 'asc' THEN 1 ELSE -1 END * CASE se.scoring WHEN 'gains' THEN sr.gain ELSE sr.value END,
+         up.uuid
      ), leaders AS (
        SELECT c.*, prev.uuid AS prev_uuid, prev.username AS prev_username, prev.value AS prev_value
        FROM candidates c
-       LEFT JOIN LATERAL (${topOfBoard('c.s', 'c.d', 'c')}) prev ON true
+       LEFT JOIN LATERAL (${topOfBoard('c.s', 'c.d', 'c', 'c.scoring')}) prev ON true
        -- No public value before: the first one leads. Else the rank 1 before this statement is another player's,
        -- and the candidate takes its place only by beating it (an equal value keeps the earlier one first); it
        -- then beats every other public player too.
