@@ -13,7 +13,9 @@ declare module '#src/feature.ts' {
 
 export const importFeature = {
   name: 'import',
-  services: { imports: (s) => new ImportService(s.db, s.changes, s.audit, s.seasons, s.config.historyEnabled) },
+  services: {
+    imports: (s) => new ImportService(s.db, s.changes, s.audit, s.seasons, s.config.historyEnabled, s.playerBlocks),
+  },
   cli: [
     {
       name: 'import',

@@ -7,6 +7,7 @@ import { AppError } from '#src/errors.ts';
 import { observedNoLaterThan } from '#src/lib/upload-rules.ts';
 import type { AuditService } from '#src/modules/audit-log/service.ts';
 import { ensureDefinitions } from '#src/modules/ingest/repo.ts';
+import type { PlayerBlocks } from '#src/modules/players/blocks.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
 import { readAhead } from './read-ahead.ts';
 import { inspect, type ReadResult, readRegularFile } from './regular-file.ts';
@@ -76,6 +77,8 @@ export class ImportService {
     private readonly audit: AuditService,
     private readonly seasons: SeasonService,
     private readonly history: boolean,
+    /** Blocked players' files are skipped (their statistics are discarded, as their uploads are). */
+    private readonly blocks: Pick<PlayerBlocks, 'isBlocked'> | null = null,
   ) {}
 
   async importWorld(
@@ -109,7 +112,9 @@ export class ImportService {
     for (const name of names) {
       const uuid = playerOfFile(name);
       if (uuid === null) result.skipped.push({ file: `stats/${name}`, reason: 'the file name is not a player UUID' });
-      else players.set(uuid, [...(players.get(uuid) ?? []), name]);
+      else if (await this.blocks?.isBlocked(workspaceId, uuid)) {
+        result.skipped.push({ file: `stats/${name}`, reason: 'the player is blocked: their statistics are discarded' });
+      } else players.set(uuid, [...(players.get(uuid) ?? []), name]);
     }
 
     let batch: ParsedFile[] = [];
