@@ -30,6 +30,7 @@ export const OPTIONS = {
   key: { type: 'string' },
   'grace-seconds': { type: 'string' },
   player: { type: 'string' },
+  block: { type: 'boolean' },
   public: { type: 'string' },
   stat: { type: 'string' },
   'sort-order': { type: 'string' },

@@ -275,7 +275,25 @@ export type paths = {
         /** Sets a player's visibility (player: game UUID or id) */
         put: operations["adminUpdatePlayer"];
         post?: never;
-        delete?: never;
+        /** Erases a player: values, history, sessions, events and name; `block=true` also discards their later uploads (owner) */
+        delete: operations["adminErasePlayer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/players/{player}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Accepts a blocked player's uploads again (owner) */
+        delete: operations["adminUnblockPlayer"];
         options?: never;
         head?: never;
         patch?: never;
@@ -292,7 +310,8 @@ export type paths = {
         get: operations["adminGetPlayerStats"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Removes a player's values of a season (of one statistic, of one server) and their history (admin) */
+        delete: operations["adminRemovePlayerStats"];
         options?: never;
         head?: never;
         patch?: never;
@@ -310,6 +329,23 @@ export type paths = {
          * @description For each bucket in which the value changed, its value at the end of that bucket, oldest first. Default: the last 30 days by day (by hour: the last 7 days); at most 400 buckets. Points older than the service's HISTORY_RETENTION_DAYS are kept one per day.
          */
         get: operations["adminGetPlayerStatHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/players/blocked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Players whose uploads are discarded, the newest block first */
+        get: operations["adminListBlockedPlayers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -879,7 +915,7 @@ export type components = {
             id: string;
             needs_bootstrap: boolean;
             /** @description What the role allows in that workspace (empty without a role): the console's rules */
-            permissions: ("read" | "read:users" | "write:players" | "write:config" | "write:users" | "grant:owner")[];
+            permissions: ("read" | "read:users" | "write:players" | "write:config" | "write:users" | "grant:owner" | "remove:values" | "erase:players")[];
             /** @description PUBLIC_URL: the service's address for others, as the mod's config gives it */
             public_url: string;
             /** @description PUBLIC_URL names the machine it is used on: players' clients cannot reach it */
@@ -992,6 +1028,14 @@ export type components = {
             id: string;
             public: boolean;
             username: string;
+            /** Format: uuid */
+            uuid: string;
+        };
+        PlayerBlock: {
+            /** Format: date-time */
+            blocked_at: string;
+            /** @description The user who blocked (null: the CLI) */
+            blocked_by: string | null;
             /** Format: uuid */
             uuid: string;
         };
@@ -1721,7 +1765,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description The error code the upload got; OVERFLOW for the one group a key gets a day (UTC) counting its rejections past its first 100 groups (server and player null) */
+                            /** @description The error code the upload got; PLAYER_BLOCKED for uploads of a blocked player (answered 200 and discarded); OVERFLOW for the one group a key gets a day (UTC) counting its rejections past its first 100 groups (server and player null) */
                             code: string;
                             count: number;
                             /** Format: date-time */
@@ -2241,6 +2285,114 @@ export interface operations {
             };
         };
     };
+    adminErasePlayer: {
+        parameters: {
+            query?: {
+                /** @description Also discard this UUID's later uploads (until `DELETE …/block`) */
+                block?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Game UUID or id */
+                player: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Player erased */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session (UNAUTHENTICATED), or an invalid API key was sent (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (INVALID_PAYLOAD); `details` maps field paths to messages */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminUnblockPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game UUID */
+                player: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Player unblocked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session (UNAUTHENTICATED), or an invalid API key was sent (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     adminGetPlayerStats: {
         parameters: {
             query?: {
@@ -2273,6 +2425,77 @@ export interface operations {
                             updated_at: string;
                             value: number;
                         }[];
+                    };
+                };
+            };
+            /** @description No session (UNAUTHENTICATED), or an invalid API key was sent (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (INVALID_PAYLOAD); `details` maps field paths to messages */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminRemovePlayerStats: {
+        parameters: {
+            query: {
+                /** @description Season id or slug */
+                season: string;
+                /** @description Only this server's values (a server of the workspace) */
+                server?: string;
+                /** @description Only this statistic (its key); default: all */
+                stat?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Game UUID or id */
+                player: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Values removed */
+                            values_removed: number;
+                        };
                     };
                 };
             };
@@ -2390,6 +2613,46 @@ export interface operations {
             };
             /** @description Validation failed (INVALID_PAYLOAD); `details` maps field paths to messages */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminListBlockedPlayers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlayerBlock"][];
+                    };
+                };
+            };
+            /** @description No session (UNAUTHENTICATED), or an invalid API key was sent (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -158,6 +158,16 @@ TABLE login_states
   index CREATE INDEX login_states_expires_idx ON public.login_states USING btree (expires_at)
   index CREATE UNIQUE INDEX login_states_pkey ON public.login_states USING btree (id_hash)
 
+TABLE player_blocks
+  column workspace_id uuid NOT NULL
+  column uuid uuid NOT NULL
+  column blocked_at timestamp with time zone NOT NULL DEFAULT now()
+  column blocked_by uuid
+  constraint player_blocks_blocked_by_fkey FOREIGN KEY (blocked_by) REFERENCES users(id) ON DELETE SET NULL
+  constraint player_blocks_pkey PRIMARY KEY (workspace_id, uuid)
+  constraint player_blocks_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+  index CREATE UNIQUE INDEX player_blocks_pkey ON public.player_blocks USING btree (workspace_id, uuid)
+
 TABLE player_stats
   column season_id uuid NOT NULL
   column stat_id uuid NOT NULL

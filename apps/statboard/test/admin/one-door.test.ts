@@ -11,7 +11,7 @@ import { createWorld, type World } from './support/world.ts';
 interface Change {
   name: string;
   cli(t: Team): string[];
-  http(t: Team): { method: 'POST' | 'PUT'; url: string; body?: unknown };
+  http(t: Team): { method: 'POST' | 'PUT' | 'DELETE'; url: string; body?: unknown };
 }
 
 const keyIdOf = (token: string) => token.split('_')[2]!;
@@ -204,6 +204,17 @@ const CHANGES: Change[] = [
       url: `/api/v1/admin/stats/${encodeURIComponent(STAT_KEY)}`,
       body: { display_name: 'Stone', sort_order: 'asc', unit: 'cm' },
     }),
+  },
+  // Last: the player is gone afterwards.
+  {
+    name: 'player erase --block',
+    cli: (t) => ['player', 'erase', '--workspace', t.workspaceId, '--player', PLAYER_UUID, '--block'],
+    http: () => ({ method: 'DELETE', url: `/api/v1/admin/players/${PLAYER_UUID}?block=true` }),
+  },
+  {
+    name: 'player unblock',
+    cli: (t) => ['player', 'unblock', '--workspace', t.workspaceId, '--player', PLAYER_UUID],
+    http: () => ({ method: 'DELETE', url: `/api/v1/admin/players/${PLAYER_UUID}/block` }),
   },
 ];
 

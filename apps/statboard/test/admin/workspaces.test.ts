@@ -53,8 +53,17 @@ describe('GET /admin/me', () => {
       'write:config',
       'write:users',
       'grant:owner',
+      'remove:values',
+      'erase:players',
     ]);
-    expect((await me(t.browsers.admin)).permissions).not.toContain('grant:owner');
+    expect((await me(t.browsers.admin)).permissions).toEqual([
+      'read',
+      'read:users',
+      'write:players',
+      'write:config',
+      'write:users',
+      'remove:values',
+    ]);
     expect((await me(t.browsers.analyst)).permissions).toEqual(['read', 'write:players']);
     expect((await me(t.browsers.readonly)).permissions).toEqual(['read']);
     expect(await me(t.browsers.none)).toMatchObject({ role: null, permissions: [], workspaces: [] });

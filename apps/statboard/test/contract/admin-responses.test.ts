@@ -380,6 +380,62 @@ describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () =>
     expect((await call(readonly(), 'GET', T, `${T}?interval=week`)).statusCode).toBe(422);
   });
 
+  it('removes values (admin), erases and blocks a player and unblocks them (owner), lists blocks (every role)', async () => {
+    const mod = await w.services.keys.create(ACTOR, team.workspaceId, {
+      name: 'erasure mod',
+      type: 'client',
+      scopes: ['ingest:write'],
+    });
+    const uuid = randomUUID();
+    const batch = {
+      protocol_version: 1,
+      client: { mod_version: '1.2.0', minecraft_version: '1.21.4' },
+      player: { uuid, username: 'Erased' },
+      server: { hostname: 'mc.example.com', port: 25565 },
+      session_id: randomUUID(),
+      observed_at: new Date().toISOString(),
+      stats: [{ key: STAT_KEY, value: 3 }],
+    };
+    const up = await w.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/batch',
+      headers: bearer(mod.secret),
+      payload: batch,
+    });
+    expect(up.statusCode, up.body).toBe(200);
+    const STATS = '/api/v1/admin/players/{player}/stats';
+    // The season the upload went into (earlier tests activate others).
+    const active = (await w.services.seasons.active(team.workspaceId))!;
+    const stats = `/api/v1/admin/players/${uuid}/stats?season=${active.id}`;
+    expect((await call(analyst(), 'DELETE', STATS, stats)).statusCode).toBe(403);
+    expect((await call(null, 'DELETE', STATS, stats)).statusCode).toBe(401);
+    expect((await call(admin(), 'DELETE', STATS, `/api/v1/admin/players/${uuid}/stats`)).statusCode).toBe(422);
+    expect(
+      (await call(admin(), 'DELETE', STATS, `/api/v1/admin/players/${randomUUID()}/stats?season=s1`)).statusCode,
+    ).toBe(404);
+    expect((await call(admin(), 'DELETE', STATS, stats)).json()).toEqual({ data: { values_removed: 1 } });
+
+    const ONE = '/api/v1/admin/players/{player}';
+    const one = `/api/v1/admin/players/${uuid}`;
+    expect((await call(admin(), 'DELETE', ONE, one)).statusCode).toBe(403);
+    expect((await call(null, 'DELETE', ONE, one)).statusCode).toBe(401);
+    expect((await call(owner(), 'DELETE', ONE, `${one}?block=maybe`)).statusCode).toBe(422);
+    expect((await call(owner(), 'DELETE', ONE, `/api/v1/admin/players/${randomUUID()}`)).statusCode).toBe(404);
+    expect((await call(owner(), 'DELETE', ONE, `${one}?block=true`)).statusCode).toBe(204);
+
+    const LIST = '/api/v1/admin/players/blocked';
+    expect((await call(readonly(), 'GET', LIST, LIST)).json().data).toMatchObject([{ uuid }]);
+    expect((await call(null, 'GET', LIST, LIST)).statusCode).toBe(401);
+    expect((await call(team.browsers.none, 'GET', LIST, LIST)).statusCode).toBe(403);
+
+    const BLOCK = '/api/v1/admin/players/{player}/block';
+    const block = `${one}/block`;
+    expect((await call(admin(), 'DELETE', BLOCK, block)).statusCode).toBe(403);
+    expect((await call(null, 'DELETE', BLOCK, block)).statusCode).toBe(401);
+    expect((await call(owner(), 'DELETE', BLOCK, block)).statusCode).toBe(204);
+    expect((await call(owner(), 'DELETE', BLOCK, block)).statusCode).toBe(404);
+  });
+
   it('exercised the success, 401 and 403 responses of every admin route', () => {
     const adminRoute = (path: string) => path.startsWith('/api/v1/admin/');
     const missing = conformance.missing(adminRoute, ['200', '201', '204', '401', '403']);

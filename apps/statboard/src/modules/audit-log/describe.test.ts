@@ -117,6 +117,42 @@ describe('the words of an audit record', () => {
     ).toBe('Changed statistic Time Played');
   });
 
+  it('says what a correction removed, and names an erased player by UUID only', () => {
+    const uuid = '3f2b6c1e-8a4d-4e2f-9b1a-2c3d4e5f6a7b';
+    expect(
+      describeAudit(
+        record({
+          action: 'PLAYER_STATS_REMOVED',
+          target_type: 'player',
+          before: { uuid, username: 'Steve', season: { name: 'Season 2' }, stat: null, server: null },
+          after: { values_removed: 1042, history_removed: 3 },
+        }),
+      ).summary,
+    ).toBe('Removed 1,042 values of player Steve in Season 2');
+    expect(
+      describeAudit(
+        record({
+          action: 'PLAYER_STATS_REMOVED',
+          target_type: 'player',
+          before: { uuid, username: 'Steve', season: { name: 'Season 2' }, stat: 'minecraft.mined:minecraft.stone' },
+          after: { values_removed: 1, history_removed: 0 },
+        }),
+      ).summary,
+    ).toBe('Removed 1 value of minecraft.mined:minecraft.stone of player Steve in Season 2');
+    const erased = describeAudit(
+      record({ action: 'PLAYER_ERASED', target_type: 'player', before: { uuid }, after: { uuid, blocked: true } }),
+    );
+    expect(erased).toEqual({ target_name: uuid, summary: `Erased player ${uuid} and blocked their uploads` });
+    expect(
+      describeAudit(record({ action: 'PLAYER_ERASED', target_type: 'player', after: { uuid, blocked: false } }))
+        .summary,
+    ).toBe(`Erased player ${uuid}`);
+    expect(
+      describeAudit(record({ action: 'PLAYER_UNBLOCKED', target_type: 'player', before: { uuid }, after: { uuid } }))
+        .summary,
+    ).toBe(`Unblocked player ${uuid}: their uploads are accepted again`);
+  });
+
   it('falls back to the target’s name today when the record kept none (an import, a bootstrap redeemed)', () => {
     expect(
       describeAudit(
@@ -147,9 +183,9 @@ describe('the words of an audit record', () => {
         record({ action: 'BOOTSTRAP_TOKEN_CREATED', target_type: 'bootstrap_token', target_id: null, after: {} }),
       ),
     ).toEqual({ target_name: null, summary: 'Created a bootstrap token' });
-    expect(describeAudit(record({ action: 'PLAYER_ERASED', target_type: 'player', before: { uuid: 'u' } }))).toEqual({
+    expect(describeAudit(record({ action: 'PLAYER_MERGED', target_type: 'player', before: { id: 'u' } }))).toEqual({
       target_name: null,
-      summary: 'Player erased',
+      summary: 'Player merged',
     });
     expect(
       describeAudit(record({ action: 'API_KEY_DISABLED', target_type: 'api_key', after: { name: 'Bot' } })).summary,

@@ -67,7 +67,8 @@ function nameIn(type: string, snapshot: Fields | null): string | null {
       return text(snapshot.display_name) ?? text(snapshot.name) ?? address;
     }
     case 'player':
-      return text(snapshot.username);
+      // An erased player's records keep the game UUID only.
+      return text(snapshot.username) ?? text(snapshot.uuid);
     case 'stat_definition':
       return text(snapshot.display_name) ?? text(snapshot.key);
     case 'user':
@@ -145,6 +146,17 @@ function sentence(r: DescribedRecord, name: string | null): string {
       if (before?.public === true && after?.public === false) return `Hid ${it}`;
       if (before?.public === false && after?.public === true) return `Showed ${it}`;
       return `Changed ${it}`;
+    case 'PLAYER_STATS_REMOVED': {
+      const removed = typeof after?.values_removed === 'number' ? after.values_removed : null;
+      const what = removed === null ? 'values' : `${removed.toLocaleString('en-US')} value${removed === 1 ? '' : 's'}`;
+      const season = text(fields(before?.season)?.name);
+      const stat = text(before?.stat);
+      return `Removed ${what}${stat === null ? '' : ` of ${stat}`} of ${it}${season === null ? '' : ` in ${season}`}`;
+    }
+    case 'PLAYER_ERASED':
+      return after?.blocked === true ? `Erased ${it} and blocked their uploads` : `Erased ${it}`;
+    case 'PLAYER_UNBLOCKED':
+      return `Unblocked ${it}: their uploads are accepted again`;
     case 'STAT_UPDATED':
       return `Changed ${it}`;
     case 'STATS_IMPORTED': {

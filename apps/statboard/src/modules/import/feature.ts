@@ -14,7 +14,8 @@ declare module '#src/feature.ts' {
 export const importFeature = {
   name: 'import',
   services: {
-    imports: (s) => new ImportService(s.db, s.changes, s.audit, s.seasons, s.servers, s.config.historyEnabled),
+    imports: (s) =>
+      new ImportService(s.db, s.changes, s.audit, s.seasons, s.servers, s.config.historyEnabled, s.playerBlocks),
   },
   cli: [
     {

@@ -7,6 +7,7 @@ import { AppError } from '#src/errors.ts';
 import { observedNoLaterThan } from '#src/lib/upload-rules.ts';
 import type { AuditService } from '#src/modules/audit-log/service.ts';
 import { ensureDefinitions } from '#src/modules/ingest/repo.ts';
+import type { PlayerBlocks } from '#src/modules/players/blocks.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
 import { readAhead } from './read-ahead.ts';
@@ -80,6 +81,8 @@ export class ImportService {
     private readonly seasons: SeasonService,
     private readonly servers: ServerService,
     private readonly history: boolean,
+    /** Blocked players' files are skipped (their statistics are discarded, as their uploads are). */
+    private readonly blocks: Pick<PlayerBlocks, 'isBlocked'> | null = null,
   ) {}
 
   async importWorld(
@@ -114,7 +117,9 @@ export class ImportService {
     for (const name of names) {
       const uuid = playerOfFile(name);
       if (uuid === null) result.skipped.push({ file: `stats/${name}`, reason: 'the file name is not a player UUID' });
-      else players.set(uuid, [...(players.get(uuid) ?? []), name]);
+      else if (await this.blocks?.isBlocked(workspaceId, uuid)) {
+        result.skipped.push({ file: `stats/${name}`, reason: 'the player is blocked: their statistics are discarded' });
+      } else players.set(uuid, [...(players.get(uuid) ?? []), name]);
     }
 
     let batch: ParsedFile[] = [];

@@ -136,7 +136,7 @@ export function ingestRoutes(
 const Rejection = Type.Object({
   code: Type.String({
     description:
-      'The error code the upload got; OVERFLOW for the one group a key gets a day (UTC) counting its rejections past its first 100 groups (server and player null)',
+      'The error code the upload got; PLAYER_BLOCKED for uploads of a blocked player (answered 200 and discarded); OVERFLOW for the one group a key gets a day (UTC) counting its rejections past its first 100 groups (server and player null)',
   }),
   message: Type.String({ description: 'The latest message of that rejection' }),
   count: Type.Integer(),

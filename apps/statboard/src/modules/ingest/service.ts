@@ -6,6 +6,7 @@ import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { parseRfc3339 } from '#src/lib/rfc3339.ts';
 import { CLIENT_CLOCK_SKEW_MS, observedNoLaterThan } from '#src/lib/upload-rules.ts';
+import type { PlayerBlocks } from '#src/modules/players/blocks.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
 import type { IngestDiagnostics } from './diagnostics.ts';
@@ -33,6 +34,11 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
   return children.some((v) => nestedDeeperThan(v, limit - 1));
 }
 
+/** The rejection code of an upload for a blocked player (answered 200, discarded). */
+export const PLAYER_BLOCKED = 'PLAYER_BLOCKED';
+const PLAYER_BLOCKED_MESSAGE =
+  'Upload discarded: an owner erased this player and blocked their uploads (DELETE /admin/players/{player}/block lets them in again).';
+
 export interface IngestResult {
   accepted: true;
   server_time: string;
@@ -55,6 +61,7 @@ export class IngestService {
     config: Pick<Config, 'nextUploadAfterSeconds' | 'timeouts' | 'historyEnabled'>,
     private readonly diagnostics: IngestDiagnostics | null = null,
     hooks: IngestHooks | null = null,
+    private readonly blocks: Pick<PlayerBlocks, 'isBlocked'> | null = null,
   ) {
     this.nextUploadAfter = config.nextUploadAfterSeconds;
     const t = config.timeouts;
@@ -130,6 +137,19 @@ export class IngestService {
     requireSeason(key, season.id, 'upload');
 
     if (dryRun) return this.result();
+    // A blocked player's upload is answered as any other (the mod on their machine keeps going) and discarded.
+    if (this.blocks && (await this.blocks.isBlocked(key.workspaceId, uuid))) {
+      this.diagnostics?.rejected({
+        workspaceId: key.workspaceId,
+        code: PLAYER_BLOCKED,
+        message: PLAYER_BLOCKED_MESSAGE,
+        keyId: key.id,
+        hostname: server.hostname,
+        port: server.port,
+        playerUuid: uuid,
+      });
+      return this.result();
+    }
     await this.writer.submit(
       {
         workspaceId: key.workspaceId,

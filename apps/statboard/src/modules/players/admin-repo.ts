@@ -106,3 +106,161 @@ export async function setPublic(db: Queryable, id: string, isPublic: boolean): P
   );
   return rows[0]!;
 }
+
+/** What `removeValues` removed. */
+export interface RemovedValues {
+  /** Values removed: network values, or with a server that server's values. */
+  values: number;
+  /** Points of `stat_history` removed. */
+  history: number;
+  /** Statistics whose value was removed (ids), for the caches. */
+  statIds: string[];
+}
+
+/** The id of a workspace's statistic by its key, or null. */
+export async function findStatId(db: Queryable, workspaceId: string, key: string): Promise<string | null> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM stat_definitions WHERE workspace_id = $1 AND key = $2', [
+    workspaceId,
+    key,
+  ]);
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * Removes a player's values of one season (of one statistic when `statId` is given) with their history and the
+ * verified values they were compared with, in one statement.
+ *
+ * Without `serverId`: the network values and every server's values behind them. With it: that server's values;
+ * each network value loses that server's share (value and gain), and goes, history included, when no other
+ * server holds a value of it. History points are the network's, so those of a value other servers still hold
+ * stay. `values` counts the network values removed, or with `serverId` that server's values.
+ */
+export async function removeValues(
+  db: Queryable,
+  s: { playerId: string; seasonId: string; statId: string | null; serverId: string | null },
+): Promise<RemovedValues> {
+  const params = [s.playerId, s.seasonId, s.statId, s.serverId];
+  const verified = `verified AS (
+       DELETE FROM verified_stats WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3::uuid)
+         AND ($4::uuid IS NULL OR server_id = $4::uuid)
+       RETURNING 1
+     )`;
+  const rows = await db.query<{ stat_ids: string[] | null; values: number; history: number }>(
+    s.serverId === null
+      ? `WITH removed AS (
+           DELETE FROM player_stats WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3::uuid)
+           RETURNING stat_id
+         ), servers AS (
+           DELETE FROM server_stats WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3::uuid)
+           RETURNING 1
+         ), history AS (
+           DELETE FROM stat_history WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3::uuid)
+           RETURNING 1
+         ), ${verified}
+         SELECT (SELECT array_agg(stat_id) FROM removed) AS stat_ids, (SELECT count(*) FROM removed)::int AS values,
+           (SELECT count(*) FROM history)::int AS history, (SELECT count(*) FROM servers) AS servers,
+           (SELECT count(*) FROM verified) AS verified`
+      : `WITH removed AS (
+           DELETE FROM server_stats WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3::uuid)
+             AND server_id = $4::uuid
+           RETURNING stat_id, value, gain
+         ), others AS (
+           -- The statement sees the table as it was before it: the other servers' values of each statistic.
+           SELECT r.stat_id, r.value, r.gain, count(o.stat_id) AS n
+           FROM removed r
+           LEFT JOIN server_stats o ON o.player_id = $1 AND o.season_id = $2 AND o.stat_id = r.stat_id
+             AND o.server_id <> $4::uuid
+           GROUP BY r.stat_id, r.value, r.gain
+         ), gone AS (
+           DELETE FROM player_stats p USING others x
+           WHERE x.n = 0 AND p.player_id = $1 AND p.season_id = $2 AND p.stat_id = x.stat_id
+           RETURNING 1
+         ), reduced AS (
+           UPDATE player_stats p SET value = p.value - x.value, gain = greatest(p.gain - x.gain, 0), updated_at = now()
+           FROM others x
+           WHERE x.n > 0 AND p.player_id = $1 AND p.season_id = $2 AND p.stat_id = x.stat_id
+           RETURNING 1
+         ), history AS (
+           DELETE FROM stat_history h USING others x
+           WHERE x.n = 0 AND h.player_id = $1 AND h.season_id = $2 AND h.stat_id = x.stat_id
+           RETURNING 1
+         ), ${verified}
+         SELECT (SELECT array_agg(stat_id) FROM removed) AS stat_ids, (SELECT count(*) FROM removed)::int AS values,
+           (SELECT count(*) FROM history)::int AS history, (SELECT count(*) FROM gone) AS gone,
+           (SELECT count(*) FROM reduced) AS reduced, (SELECT count(*) FROM verified) AS verified`,
+    params,
+  );
+  const r = rows[0]!;
+  return { values: r.values, history: r.history, statIds: r.stat_ids ?? [] };
+}
+
+/** What erasing a player removes, counted before it goes. */
+export interface ErasedCounts {
+  values: number;
+  history: number;
+  sessions: number;
+  events: number;
+}
+
+/**
+ * Erases a player: the `players` row, and with it (by the foreign keys' cascade) every value, history point,
+ * verified value, session and event of theirs. Returns what went, counted in the same statement.
+ */
+export async function erasePlayer(db: Queryable, playerId: string): Promise<ErasedCounts> {
+  const rows = await db.query<ErasedCounts>(
+    `WITH gone AS (DELETE FROM players WHERE id = $1 RETURNING id)
+     SELECT (SELECT count(*) FROM player_stats WHERE player_id = $1)::int AS values,
+       (SELECT count(*) FROM stat_history WHERE player_id = $1)::int AS history,
+       (SELECT count(*) FROM game_sessions WHERE player_id = $1)::int AS sessions,
+       (SELECT count(*) FROM events WHERE player_id = $1)::int AS events,
+       (SELECT count(*) FROM gone)::int AS gone`,
+    [playerId],
+  );
+  const r = rows[0]!;
+  return { values: r.values, history: r.history, sessions: r.sessions, events: r.events };
+}
+
+/** A blocked player, times as ISO 8601 text. */
+export interface PlayerBlockRow {
+  uuid: string;
+  blocked_at: string;
+  blocked_by: string | null;
+}
+
+const BLOCK_COLUMNS = `uuid, ${isoText('blocked_at')} AS blocked_at, blocked_by`;
+
+/** Blocks a game UUID in the workspace (a block already there is kept as it was). */
+export async function insertBlock(
+  db: Queryable,
+  workspaceId: string,
+  uuid: string,
+  userId: string | null,
+): Promise<PlayerBlockRow> {
+  await db.query(
+    `INSERT INTO player_blocks (workspace_id, uuid, blocked_by) VALUES ($1, $2, $3)
+     ON CONFLICT (workspace_id, uuid) DO NOTHING`,
+    [workspaceId, uuid, userId],
+  );
+  const rows = await db.query<PlayerBlockRow>(
+    `SELECT ${BLOCK_COLUMNS} FROM player_blocks WHERE workspace_id = $1 AND uuid = $2`,
+    [workspaceId, uuid],
+  );
+  return rows[0]!;
+}
+
+/** Lifts a block; null when the UUID was not blocked. */
+export async function deleteBlock(db: Queryable, workspaceId: string, uuid: string): Promise<PlayerBlockRow | null> {
+  const rows = await db.query<PlayerBlockRow>(
+    `DELETE FROM player_blocks WHERE workspace_id = $1 AND uuid = $2 RETURNING ${BLOCK_COLUMNS}`,
+    [workspaceId, uuid],
+  );
+  return rows[0] ?? null;
+}
+
+/** The workspace's blocked players, the newest block first. */
+export function listBlocks(db: Queryable, workspaceId: string): Promise<PlayerBlockRow[]> {
+  return db.query<PlayerBlockRow>(
+    `SELECT ${BLOCK_COLUMNS} FROM player_blocks WHERE workspace_id = $1 ORDER BY blocked_at DESC, uuid`,
+    [workspaceId],
+  );
+}

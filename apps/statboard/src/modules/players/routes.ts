@@ -7,13 +7,18 @@ import type { FastReads } from '#src/http/fast-reads.ts';
 import { sendJsonNowOrLater, sendJsonText } from '#src/http/json-text.ts';
 import { ADMIN_DOC, adminErrors, errorResponses, PlayerRef } from '#src/http/schemas.ts';
 import type { PlayerAdminService } from './admin-service.ts';
+import type { PlayerErasure } from './erasure.ts';
 import {
   AdminPlayer,
+  ErasePlayerQuery,
+  PlayerBlock,
   PlayerListQuery,
   PlayerListResponse,
   PlayerParams,
   PlayerStatsQuery,
   PlayerStatsResponse,
+  RemovePlayerStatsQuery,
+  RemovePlayerStatsResponse,
   UpdatePlayerRequest,
 } from './schemas.ts';
 import type { PlayerService } from './service.ts';
@@ -21,12 +26,22 @@ import type { PlayerService } from './service.ts';
 export interface PlayerRouteDeps {
   players: PlayerService;
   playerAdmin: PlayerAdminService;
+  erasure: PlayerErasure;
   key: { guard: KeyGuard; reads: FastReads };
   admin: AdminGuards;
 }
 
-/** `/players…` for keys; `/admin/players` to list (every role) and to set visibility (analyst and up). */
-export function playerRoutes({ players, playerAdmin, key, admin }: PlayerRouteDeps): FastifyPluginAsyncTypebox {
+/**
+ * `/players…` for keys; `/admin/players` to list (every role) and to set visibility (analyst and up); corrections
+ * (admin and owner) and erasure (owner).
+ */
+export function playerRoutes({
+  players,
+  playerAdmin,
+  erasure,
+  key,
+  admin,
+}: PlayerRouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     key.reads.route(app, key.guard, {
       url: '/players',
@@ -136,6 +151,84 @@ export function playerRoutes({ players, playerAdmin, key, admin }: PlayerRouteDe
             request.body,
           ),
         }),
+      );
+      const playerParams = Type.Object({ player: Type.String({ format: 'uuid', description: 'Game UUID or id' }) });
+      scope.delete(
+        '/admin/players/:player/stats',
+        {
+          onRequest: admin.allow('remove:values'),
+          schema: {
+            ...ADMIN_DOC,
+            operationId: 'adminRemovePlayerStats',
+            summary:
+              "Removes a player's values of a season (of one statistic, of one server) and their history (admin)",
+            params: playerParams,
+            querystring: RemovePlayerStatsQuery,
+            response: { 200: RemovePlayerStatsResponse, ...adminErrors(401, 403, 404, 422) },
+          },
+        },
+        async (request) => ({
+          data: await erasure.removeValues(
+            actorOf(request),
+            memberOf(request).workspaceId,
+            request.params.player,
+            request.query,
+          ),
+        }),
+      );
+      scope.delete(
+        '/admin/players/:player',
+        {
+          onRequest: admin.allow('erase:players'),
+          schema: {
+            ...ADMIN_DOC,
+            operationId: 'adminErasePlayer',
+            summary:
+              'Erases a player: values, history, sessions, events and name; `block=true` also discards their later uploads (owner)',
+            params: playerParams,
+            querystring: ErasePlayerQuery,
+            response: { 204: Type.Null({ description: 'Player erased' }), ...adminErrors(401, 403, 404, 422) },
+          },
+        },
+        async (request, reply) => {
+          await erasure.erase(
+            actorOf(request),
+            memberOf(request).workspaceId,
+            request.params.player,
+            request.query.block === true,
+          );
+          return reply.code(204).send(null);
+        },
+      );
+      scope.delete(
+        '/admin/players/:player/block',
+        {
+          onRequest: admin.allow('erase:players'),
+          schema: {
+            ...ADMIN_DOC,
+            operationId: 'adminUnblockPlayer',
+            summary: "Accepts a blocked player's uploads again (owner)",
+            params: Type.Object({ player: Type.String({ format: 'uuid', description: 'Game UUID' }) }),
+            response: { 204: Type.Null({ description: 'Player unblocked' }), ...adminErrors(401, 403, 404) },
+          },
+        },
+        async (request, reply) => {
+          await erasure.unblock(actorOf(request), memberOf(request).workspaceId, request.params.player);
+          return reply.code(204).send(null);
+        },
+      );
+      scope.get(
+        '/admin/players/blocked',
+        {
+          onRequest: admin.allow('read'),
+          schema: {
+            ...ADMIN_DOC,
+            operationId: 'adminListBlockedPlayers',
+            summary: 'Players whose uploads are discarded, the newest block first',
+            response: { 200: Type.Object({ data: Type.Array(Type.Ref(PlayerBlock)) }), ...adminErrors(401, 403) },
+          },
+        },
+        async (request) => ({ data: await erasure.listBlocks(memberOf(request).workspaceId) }),
       );
     });
   };

@@ -46,3 +46,33 @@ export const PlayerStatsResponse = Type.Object({
     }),
   ),
 });
+
+export const RemovePlayerStatsQuery = Type.Object({
+  season: Type.String({ minLength: 1, maxLength: 255, description: 'Season id or slug' }),
+  stat: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: 'Only this statistic (its key); default: all' }),
+  ),
+  server: Type.Optional(
+    Type.String({ format: 'uuid', description: "Only this server's values (a server of the workspace)" }),
+  ),
+});
+
+export const RemovePlayerStatsResponse = Type.Object({
+  data: Type.Object({ values_removed: Type.Integer({ minimum: 0, description: 'Values removed' }) }),
+});
+
+export const ErasePlayerQuery = Type.Object({
+  block: Type.Optional(
+    Type.Boolean({ description: "Also discard this UUID's later uploads (until `DELETE …/block`)", default: false }),
+  ),
+});
+
+/** A player whose uploads are discarded: only the game UUID is kept. */
+export const PlayerBlock = Type.Object(
+  {
+    uuid: Uuid,
+    blocked_at: DateTime,
+    blocked_by: Type.Union([Uuid, Type.Null()], { description: 'The user who blocked (null: the CLI)' }),
+  },
+  { $id: 'PlayerBlock' },
+);
