@@ -13,21 +13,24 @@ declare module '#src/feature.ts' {
 
 export const importFeature = {
   name: 'import',
-  services: { imports: (s) => new ImportService(s.db, s.changes, s.audit, s.seasons, s.config.historyEnabled) },
+  services: {
+    imports: (s) => new ImportService(s.db, s.changes, s.audit, s.seasons, s.config.historyEnabled, s.servers),
+  },
   cli: [
     {
       name: 'import',
       usage:
-        '--workspace W --season ID|SLUG --world DIR [--usercache FILE]\n' +
+        '--workspace W --season ID|SLUG --world DIR [--usercache FILE] [--server ID]\n' +
         "                                            import a server's vanilla statistics (DIR/stats/<uuid>.json,\n" +
         "                                            Minecraft 1.13+) as observed at each file's time; names from\n" +
-        '                                            usercache.json (default: DIR/../usercache.json); run again: no change',
+        '                                            usercache.json (default: DIR/../usercache.json); run again: no change;\n' +
+        "                                            verified values of --server (default: the workspace's only server)",
       run: async (s, v) => {
         const bar = progressBar(v.json === true);
         const r = await s.imports.importWorld(
           CLI_ACTOR,
           await workspaceOf(s.workspaces, v),
-          { season: need(v, 'season'), world: need(v, 'world'), usercache: v.usercache },
+          { season: need(v, 'season'), world: need(v, 'world'), usercache: v.usercache, server: v.server },
           bar.update,
         );
         bar.done();

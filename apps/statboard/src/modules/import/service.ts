@@ -6,8 +6,9 @@ import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { observedNoLaterThan } from '#src/lib/upload-rules.ts';
 import type { AuditService } from '#src/modules/audit-log/service.ts';
-import { ensureDefinitions } from '#src/modules/ingest/repo.ts';
+import { ensureDefinitions, upsertVerified, type VerifiedRow } from '#src/modules/ingest/repo.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
+import type { ServerService } from '#src/modules/servers/service.ts';
 import { readAhead } from './read-ahead.ts';
 import { inspect, type ReadResult, readRegularFile } from './regular-file.ts';
 import * as repo from './repo.ts';
@@ -46,6 +47,11 @@ export interface ImportRequest {
   world: string;
   /** Must exist when given. Default: `usercache.json` beside the world folder (the server's), used when it exists. */
   usercache?: string;
+  /**
+   * The server whose files these are (id): its values are verified values of that server. Default: the
+   * workspace's only server.
+   */
+  server?: string;
 }
 
 export interface ImportResult {
@@ -76,7 +82,26 @@ export class ImportService {
     private readonly audit: AuditService,
     private readonly seasons: SeasonService,
     private readonly history: boolean,
+    private readonly servers: ServerService,
   ) {}
+
+  /** The server the files are of: the one named, else the workspace's only one; a one-line error otherwise. */
+  private async serverOf(workspaceId: string, named: string | undefined): Promise<string> {
+    const servers = await this.servers.list(workspaceId);
+    if (named !== undefined) {
+      const found = servers.find((s) => s.id === named.toLowerCase());
+      if (!found) throw new AppError('INVALID_PAYLOAD', 'The import is invalid.', { server: [`no server ${named}`] });
+      return found.id;
+    }
+    if (servers.length === 1) return servers[0]!.id;
+    throw new AppError('INVALID_PAYLOAD', 'The import is invalid.', {
+      server: [
+        servers.length === 0
+          ? 'the workspace has no server: register the server these files are from first'
+          : `the workspace has ${servers.length} servers: name the one these files are from (--server ID)`,
+      ],
+    });
+  }
 
   async importWorld(
     actor: Actor,
@@ -89,6 +114,7 @@ export class ImportService {
     const startedAt = Date.now();
     const season = await this.seasons.find(workspaceId, req.season);
     if (!season) throw new AppError('NOT_FOUND', `Season '${req.season}' not found.`);
+    const serverId = await this.serverOf(workspaceId, req.server);
     const world = resolve(req.world);
     const statsDir = join(world, 'stats');
     let names: string[];
@@ -119,7 +145,7 @@ export class ImportService {
       const files = batch;
       batch = [];
       batchValues = 0;
-      const written = await this.write(actor, workspaceId, season.id, world, files, usernames, definitionIds);
+      const written = await this.write(actor, workspaceId, season.id, serverId, world, files, usernames, definitionIds);
       result.files += files.length;
       result.players += files.length;
       result.values += written;
@@ -157,6 +183,7 @@ export class ImportService {
     actor: Actor,
     workspaceId: string,
     seasonId: string,
+    serverId: string,
     world: string,
     files: ParsedFile[],
     usernames: Map<string, string>,
@@ -185,6 +212,21 @@ export class ImportService {
           values: f.values.map((v) => ({ statId: definitionIds.get(v.key)!, value: v.value })),
         }));
         n += await repo.importFiles(tx, workspaceId, seasonId, rows, this.history);
+        // The server's own files: verified values of that server (spec "Server-authoritative uploads").
+        const verified: VerifiedRow[] = [];
+        for (const f of part) {
+          for (const v of f.values) {
+            verified.push({
+              workspaceId,
+              uuid: f.uuid,
+              seasonId,
+              serverId,
+              statId: definitionIds.get(v.key)!,
+              value: v.value,
+            });
+          }
+        }
+        await upsertVerified(tx, verified);
       }
       await this.audit.record(tx, actor, {
         workspaceId,
@@ -192,7 +234,7 @@ export class ImportService {
         targetType: 'season',
         targetId: seasonId,
         before: null,
-        after: { world, files: files.length, first: `${files[0]!.uuid}.json`, values: n },
+        after: { world, server: serverId, files: files.length, first: `${files[0]!.uuid}.json`, values: n },
       });
       await this.changes.publish(tx, { topic: 'values', workspaceId });
       await this.changes.publish(tx, { topic: 'player', workspaceId });
