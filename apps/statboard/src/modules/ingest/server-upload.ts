@@ -18,6 +18,8 @@ export interface ServerUploadResult {
 }
 
 const INVALID = 'The upload is invalid.';
+/** Players of one upload waiting for the writer at once: about two of its groups (5,000 values each). */
+const WRITER_WINDOW = 100;
 
 /**
  * What the schema cannot say about a server's upload: each player once, each statistic of a player once (the
@@ -87,7 +89,23 @@ export class ServerUploadService {
     const values = items.reduce((n, it) => n + it.stats.length, 0);
     // Each player's share of the body counts against the writer's queue bound.
     const share = Math.ceil(bytes / items.length);
-    await Promise.all(items.map((it) => this.write(it, share)));
+    // A sliding window of players with the writer: enough to fill its groups, while each player's deadline (the
+    // writer's, from its submission) still covers its wait. A failure stops further submissions.
+    let next = 0;
+    let failed = false;
+    await Promise.all(
+      Array.from({ length: Math.min(WRITER_WINDOW, items.length) }, async () => {
+        while (!failed && next < items.length) {
+          const item = items[next++]!;
+          try {
+            await this.write(item, share);
+          } catch (err) {
+            failed = true;
+            throw err;
+          }
+        }
+      }),
+    );
     if (online !== undefined) await this.online.setServerPresence(key.workspaceId, server.id, season.id, online);
     this.diagnostics?.accepted(key.workspaceId, server.id, values);
     return { accepted: true, server_time: new Date().toISOString(), players: items.length, values };
