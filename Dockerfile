@@ -21,10 +21,13 @@ COPY apps/statboard/package.json apps/statboard/package.json
 COPY apps/console/package.json apps/console/package.json
 COPY packages/endpoint-server/package.json packages/endpoint-server/package.json
 COPY packages/sdk/package.json packages/sdk/package.json
+COPY packages/game-files/package.json packages/game-files/package.json
+COPY packages/agent/package.json packages/agent/package.json
 COPY scripts scripts
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY tsconfig.json tsconfig.base.json ./
 COPY apps/statboard apps/statboard
+COPY packages/game-files packages/game-files
 COPY --from=console /build/apps/console/dist apps/console/dist
 # The service's sources bundled into apps/statboard/dist/server.js, as `npm start` does before it starts.
 RUN node apps/statboard/scripts/build.mjs

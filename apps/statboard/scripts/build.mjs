@@ -1,6 +1,6 @@
 // Builds what `npm start` runs: the service's TypeScript sources bundled into one JavaScript module,
 // `dist/server.js` (the embedded database's code in a chunk of its own, loaded only when it is used). Packages
-// in node_modules stay imports. `npm start` runs this first (`prestart`, ~0.1 s); the Dockerfile and the systemd
+// in node_modules stay imports (but this repository's own). `npm start` runs this first (`prestart`, ~0.1 s); the Dockerfile and the systemd
 // install run it once. Running the bundle instead of the sources through tsx saves the process tsx's loader
 // thread: about 30 MB of memory on PostgreSQL, 40 with the embedded database (README, "Caches and memory").
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -20,7 +20,18 @@ const result = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  // Packages stay imports, except this repository's own TypeScript ones (packages/game-files), which Node cannot
+  // load: they are bundled.
+  plugins: [
+    {
+      name: 'external-packages',
+      setup(b) {
+        b.onResolve({ filter: /^[^./#]/ }, (args) =>
+          args.path.startsWith('@statboard/') ? undefined : { path: args.path, external: true },
+        );
+      },
+    },
+  ],
   write: false,
   logLevel: 'warning',
 });

@@ -20,7 +20,7 @@ import { buildServices, type Services } from './services.ts';
  * carries exactly one JSON document (errors too) and nothing else.
  */
 
-const SCOPES_HELP = `Scopes: ${SCOPES.join(', ')} (client keys: ingest:write only; website keys: read scopes only; integration keys: any).`;
+const SCOPES_HELP = `Scopes: ${SCOPES.join(', ')} (client keys: ingest:write only; website keys: read scopes only; integration keys: any; ingest:server: an integration key restricted to exactly one server, for statboard-agent).`;
 
 /** The commands of the features, in the order of `FEATURES`. */
 const FEATURE_COMMANDS: ReadonlyMap<string, Command> = new Map(

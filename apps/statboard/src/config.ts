@@ -27,6 +27,8 @@ export interface Config {
   readonly nextUploadAfterSeconds: number;
   /** Maximum ingest body in bytes (1 MiB). */
   readonly ingestBodyLimit: number;
+  /** Maximum `POST /ingest/server` body in bytes (16 MiB: 500 players of about 100 values fit several times). */
+  readonly ingestServerBodyLimit: number;
   /** Size of the pg pool. */
   readonly databasePoolSize: number;
   /** Admin sessions end after this many minutes without a request (SESSION_IDLE_MINUTES). */
@@ -283,6 +285,7 @@ export function loadConfig(env: Env = process.env): Config {
     logFormat: logFormat === 'pretty' || logFormat === 'json' ? logFormat : null,
     nextUploadAfterSeconds,
     ingestBodyLimit: 1024 * 1024,
+    ingestServerBodyLimit: 16 * 1024 * 1024,
     databasePoolSize,
     sessionIdleMinutes,
     sessionMaxHours,

@@ -117,9 +117,12 @@ export function runSecurityMatrix(label: string, getCtx: () => TestContext, rout
       const s = ctx.services;
       const home = await seedWorkspace(s, 'Matrix home');
       const ws = home.workspaceId;
-      const type = route.scope === 'ingest:write' ? 'client' : 'website';
+      // `ingest:server` is held only by integration keys of exactly one server (the home workspace's own).
+      const serverKey = route.scope === 'ingest:server';
+      const type = route.scope === 'ingest:write' ? 'client' : serverKey ? 'integration' : 'website';
       const make = async (over: { scopes?: string[]; expires_at?: string } & KeyRestrictions = {}) =>
         s.keys.create(ACTOR, ws, {
+          ...(serverKey && !over.scopes ? { server_restrictions: [home.serverId] } : {}),
           ...over,
           name: 'matrix',
           type: over.scopes ? 'integration' : type,
@@ -131,14 +134,25 @@ export function runSecurityMatrix(label: string, getCtx: () => TestContext, rout
       const expired = await make({ expires_at: new Date(Date.now() - 60_000).toISOString() });
       const disabled = await make();
       await disableKey(ctx, disabled.data.id);
-      const wrongScope = await make({ scopes: SCOPES.filter((x) => x !== route.scope) });
+      const wrongScope = await make({ scopes: SCOPES.filter((x) => x !== route.scope && x !== 'ingest:server') });
       const lobby = await s.servers.create(ACTOR, ws, { name: 'Lobby', hostname: 'lobby.matrix.example', port: 25566 });
 
       // Another workspace with the same scope, its own season (same slug) and a server under another name.
       const other = await s.workspaces.create(ACTOR, { name: 'Matrix other' });
-      await s.servers.create(ACTOR, other.id, { name: 'Other', hostname: 'other.example.com', port: 25565 });
+      const otherServer = await s.servers.create(ACTOR, other.id, {
+        name: 'Other',
+        hostname: 'other.example.com',
+        port: 25565,
+        // A server key of the other workspace uploads to its own server: disabled, it is refused and writes nothing.
+        enabled: !serverKey,
+      });
       await s.seasons.create(ACTOR, other.id, { name: 'Season 1', slug: home.seasonSlug, active: true });
-      const otherKey = await s.keys.create(ACTOR, other.id, { name: 'other', type, scopes: [route.scope] });
+      const otherKey = await s.keys.create(ACTOR, other.id, {
+        name: 'other',
+        type,
+        scopes: [route.scope],
+        ...(serverKey ? { server_restrictions: [otherServer.id] } : {}),
+      });
 
       // One public player with one statistic in the home workspace.
       await s.ingest.ingest(

@@ -25,10 +25,20 @@ function newestSource(dir) {
   return newest;
 }
 
+/** packages/game-files' sources, when this runs from the repository (0 elsewhere: nothing to compare). */
+function sharedSources() {
+  try {
+    return newestSource(fileURLToPath(new URL('../../game-files/src', import.meta.url)));
+  } catch {
+    return 0;
+  }
+}
+
 // The build bundles `yaml` (one module instead of ~70 CommonJS files saves ~6 MB of memory), so a newer
 // yaml install, or a newer copy of this script, also triggers a rebuild.
 function newestInput() {
-  let newest = Math.max(newestSource(src), statSync(fileURLToPath(import.meta.url)).mtimeMs);
+  // packages/game-files (server.properties) is bundled too.
+  let newest = Math.max(newestSource(src), sharedSources(), statSync(fileURLToPath(import.meta.url)).mtimeMs);
   try {
     newest = Math.max(newest, statSync(createRequire(import.meta.url).resolve('yaml/package.json')).mtimeMs);
   } catch {

@@ -648,6 +648,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ingest/server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a game server's own statistics (verified values of the key's one server), and who is online
+         * @description For statboard-agent. The key must hold `ingest:server`, which only integration keys restricted to exactly one server can hold; the values are that server's. 404 when the server is disabled or no season is active.
+         */
+        post: operations["ingestServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/leaderboards": {
         parameters: {
             query?: never;
@@ -3973,6 +3993,120 @@ export interface operations {
             };
             /** @description Conflict (CONFLICT) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body larger than 1 MiB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (INVALID_PAYLOAD); `details` maps field paths to messages */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limited (RATE_LIMITED), with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ingestServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    observed_at: string;
+                    /** @description Sent: the complete list of players on the key's server now. Their presence there starts or continues, everyone else's there ends */
+                    online?: string[];
+                    /** @description 1–500 players, each once */
+                    players: {
+                        /** @description At most 500 a player, each key once */
+                        stats: {
+                            key: string;
+                            value: number;
+                        }[];
+                        /** @description 1–16 characters of printable text: no control, format, invisible or blank-looking characters, no line or paragraph separators, no space at either end, at most 2 combining marks in a row. Absent: the player keeps its name */
+                        username?: string;
+                        /** Format: uuid */
+                        uuid: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        accepted: true;
+                        /** @description Players in the request */
+                        players: number;
+                        request_id: string;
+                        /** Format: date-time */
+                        server_time: string;
+                        /** @description Statistic values in the request */
+                        values: number;
+                    };
+                };
+            };
+            /** @description Unparseable JSON or a wrong content type (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, disabled, revoked or expired (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Scope missing (INSUFFICIENT_SCOPE) or outside a key restriction (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

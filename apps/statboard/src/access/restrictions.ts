@@ -49,6 +49,11 @@ export function admitsSeason(key: AuthKey, seasonId: string): boolean {
   return admits(key.seasons, seasonId);
 }
 
+/** The one server a key is restricted to, or null when it may use none or several (see `ingest:server`). */
+export function soleServer(key: AuthKey): string | null {
+  return key.servers.length === 1 ? key.servers[0]! : null;
+}
+
 /** Whether the key may use only some servers. */
 export function restrictsServers(key: AuthKey): boolean {
   return key.servers.length > 0;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main as cli } from '#src/cli.ts';
-import { createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
+import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { getJson, ingestOk, sql, uuid } from '../http/support.ts';
 
 /** `npx statboard import`: a server's vanilla world/stats files, as Minecraft writes them. */
@@ -150,6 +150,39 @@ describe('npx statboard import', () => {
     expect(
       await sql(ctx, 'SELECT player_id, stat_id, value, observed_at, updated_at FROM player_stats ORDER BY 1, 2'),
     ).toEqual(before);
+  });
+
+  it("keeps the files' values as verified values of the workspace's only server, or of --server", async () => {
+    const verified = await sql(
+      ctx,
+      `SELECT v.server_id, v.value FROM verified_stats v JOIN players p ON p.id = v.player_id
+       WHERE p.uuid = $1 ORDER BY v.value`,
+      [A],
+    );
+    expect(verified).toEqual([
+      { server_id: fx.serverId, value: 12 },
+      { server_id: fx.serverId, value: 640 },
+      { server_id: fx.serverId, value: 72000 },
+    ]);
+    const ws = await ctx.services.workspaces.create(ACTOR, { name: 'Two servers' });
+    await ctx.services.seasons.create(ACTOR, ws.id, { name: 'S', slug: 's1', active: true });
+    const args = ['import', '--workspace', ws.id, '--season', 's1', '--world', world];
+    const none = await run(...args);
+    expect(none.code).toBe(2);
+    expect(none.err.trim()).toMatch(/^error: --server: the workspace has no server[^\n]*$/);
+    await ctx.services.servers.create(ACTOR, ws.id, { hostname: 'a.example.com', port: 25565 });
+    const b = await ctx.services.servers.create(ACTOR, ws.id, { hostname: 'b.example.com', port: 25565 });
+    const several = await run(...args);
+    expect(several.code).toBe(2);
+    expect(several.err.trim()).toMatch(/^error: --server: the workspace has 2 servers: name the one[^\n]*$/);
+    const named = await run(...args, '--server', b.id);
+    expect(named.code, named.err).toBe(0);
+    const rows = await sql(
+      ctx,
+      `SELECT DISTINCT v.server_id FROM verified_stats v JOIN seasons s ON s.id = v.season_id WHERE s.workspace_id = $1`,
+      [ws.id],
+    );
+    expect(rows).toEqual([{ server_id: b.id }]);
   });
 
   it('never overwrites a value the mod observed later, and keeps a name the mod sent', async () => {
@@ -448,7 +481,7 @@ describe('npx statboard import of files it must not trust', () => {
       [`${player}.json`],
     );
     expect(audit).toEqual([{ n: 1 }]);
-  });
+  }, 120_000);
 
   it('refuses a --world that is not a folder with a stats/ folder clearly (exit 2)', async () => {
     for (const world of [join(dir, 'secret'), join(dir, 'nowhere')]) {

@@ -162,6 +162,52 @@ describe(`responses match the served OpenAPI document (${DB_KIND})`, () => {
     });
   });
 
+  describe('POST /api/v1/ingest/server', () => {
+    const T = '/api/v1/ingest/server';
+    let agent: string;
+    // A player of its own: the reads below count the others' values.
+    const SERVER_PLAYER = randomUUID();
+    const body = (stats = [{ key: 'minecraft.custom:minecraft.jump', value: 43 }]) => ({
+      observed_at: new Date().toISOString(),
+      players: [{ uuid: SERVER_PLAYER, stats }],
+    });
+    const post = (payload: unknown, headers: Record<string, string>) =>
+      call(T, { method: 'POST', url: T, headers, payload: payload as Record<string, unknown> });
+
+    beforeAll(async () => {
+      const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
+        name: 'agent',
+        type: 'integration',
+        scopes: ['ingest:server'],
+        server_restrictions: [fx.serverId],
+      });
+      agent = k.secret;
+    });
+
+    it("accepts a server's upload (200)", async () => {
+      const res = await post(body(), bearer(agent));
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ accepted: true, players: 1, values: 1 });
+    });
+
+    it('refuses a missing key (401) and a key without ingest:server (403)', async () => {
+      expect((await post(body(), {})).statusCode).toBe(401);
+      expect((await post(body(), bearer(fx.keys.integration!))).statusCode).toBe(403);
+    });
+
+    it('refuses repeated statistics with field details (422)', async () => {
+      const res = await post(
+        body([
+          { key: STAT, value: 1 },
+          { key: STAT, value: 2 },
+        ]),
+        bearer(agent),
+      );
+      expect(res.statusCode).toBe(422);
+      expect(Object.keys(res.json().error.details)).toContain('players.0.stats.1.key');
+    });
+  });
+
   describe('GET /api/v1/players', () => {
     const T = '/api/v1/players';
     const get = (query = '', key = fx.keys.website!) =>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { api, ok } from '../../api.ts';
 import { useSeasons, useServers } from '../../queries.ts';
 import { Checkboxes, Form, Radios, TextField } from '../../ui/form.tsx';
-import { type ApiKey, type KeyType, SCOPES, TYPES } from './key-types.ts';
+import { type ApiKey, type KeyType, SCOPE_HINTS, SCOPES, TYPES } from './key-types.ts';
 import { PlayerPicker } from './player-picker.tsx';
 
 /** Create (with a type) or edit a key: scopes preset by type, restriction pickers, expiry, description. */
@@ -30,7 +30,7 @@ export function KeyForm({
   const [players, setPlayers] = useState<string[]>(existing?.player_restrictions ?? []);
 
   const allowed = (s: string) =>
-    type === 'client' ? s === 'ingest:write' : type === 'website' ? s !== 'ingest:write' : true;
+    type === 'client' ? s === 'ingest:write' : type === 'website' ? !s.startsWith('ingest:') : true;
   const body = () => ({
     name: name.trim(),
     description: description.trim() === '' ? null : description.trim(),
@@ -89,7 +89,12 @@ export function KeyForm({
         inline
         value={scopes.filter(allowed)}
         onChange={setScopes}
-        options={SCOPES.map((s) => ({ value: s, label: <code>{s}</code>, disabled: !allowed(s) }))}
+        options={SCOPES.map((s) => ({
+          value: s,
+          label: <code>{s}</code>,
+          hint: SCOPE_HINTS[s],
+          disabled: !allowed(s),
+        }))}
       />
       <Checkboxes
         legend="Servers this key may be used for"

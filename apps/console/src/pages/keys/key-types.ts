@@ -3,8 +3,21 @@ import type { Schemas } from '../../api.ts';
 export type ApiKey = Schemas['ApiKey'];
 export type KeyType = ApiKey['type'];
 
-export const SCOPES = ['ingest:write', 'players:read', 'stats:read', 'leaderboards:read', 'presence:read'] as const;
-const READS = SCOPES.filter((s) => s !== 'ingest:write');
+export const SCOPES = [
+  'ingest:write',
+  'ingest:server',
+  'players:read',
+  'stats:read',
+  'leaderboards:read',
+  'presence:read',
+] as const;
+const READS = SCOPES.filter((s) => !s.startsWith('ingest:'));
+
+/** What a scope is for, where it needs saying. */
+export const SCOPE_HINTS: Partial<Record<(typeof SCOPES)[number], string>> = {
+  'ingest:server':
+    'For statboard-agent on the game server: its uploads are verified. Integration keys restricted to exactly one server only.',
+};
 
 /** The kinds of keys, what each is for, and the scopes a new one starts with. */
 export const TYPES: { type: KeyType; label: string; help: string; scopes: string[] }[] = [

@@ -130,11 +130,11 @@ export class KeyAdminService {
     const p = new Problems();
     const unknown = body.scopes.filter((s) => !isScope(s));
     for (const s of unknown) p.add('scopes', `unknown scope '${s.slice(0, 64)}'`);
-    const rule = unknown.length === 0 && scopeRuleViolation(type, body.scopes as Scope[]);
+    const servers = uniq(body.server_restrictions ?? []);
+    const rule = unknown.length === 0 && scopeRuleViolation(type, body.scopes as Scope[], servers);
     if (rule) p.add('scopes', rule);
     const players = uniq([...(body.player_restrictions ?? []), ...(body.uuid_restrictions ?? [])]);
     if (players.length > 1000) p.add('player_restrictions', 'must hold at most 1000 UUIDs');
-    const servers = uniq(body.server_restrictions ?? []);
     const seasons = uniq(body.season_restrictions ?? []);
     for (const [field, ids, table] of [
       ['server_restrictions', servers, 'servers'],

@@ -25,7 +25,7 @@ export const importFeature = {
         "                                            import a server's vanilla statistics (DIR/stats/<uuid>.json,\n" +
         "                                            Minecraft 1.13+) as observed at each file's time; names from\n" +
         '                                            usercache.json (default: DIR/../usercache.json); run again: no change;\n' +
-        "                                            the values are server ID's (default: the workspace's only server)",
+        "                                            verified values of --server (default: the workspace's only server)",
       run: async (s, v) => {
         const bar = progressBar(v.json === true);
         const r = await s.imports.importWorld(

@@ -6,7 +6,7 @@ import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { observedNoLaterThan } from '#src/lib/upload-rules.ts';
 import type { AuditService } from '#src/modules/audit-log/service.ts';
-import { ensureDefinitions } from '#src/modules/ingest/repo.ts';
+import { ensureDefinitions, upsertVerified, type VerifiedRow } from '#src/modules/ingest/repo.ts';
 import type { PlayerBlocks } from '#src/modules/players/blocks.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
@@ -48,7 +48,10 @@ export interface ImportRequest {
   world: string;
   /** Must exist when given. Default: `usercache.json` beside the world folder (the server's), used when it exists. */
   usercache?: string;
-  /** The server (id) whose values these are. Default: the workspace's only server. */
+  /**
+   * The server whose files these are (id): its values are verified values of that server. Default: the
+   * workspace's only server.
+   */
   server?: string;
 }
 
@@ -205,6 +208,21 @@ export class ImportService {
           values: f.values.map((v) => ({ statId: definitionIds.get(v.key)!, value: v.value })),
         }));
         n += await repo.importFiles(tx, workspaceId, seasonId, serverId, rows, this.history);
+        // The server's own files: verified values of that server (spec "Server-authoritative uploads").
+        const verified: VerifiedRow[] = [];
+        for (const f of part) {
+          for (const v of f.values) {
+            verified.push({
+              workspaceId,
+              uuid: f.uuid,
+              seasonId,
+              serverId,
+              statId: definitionIds.get(v.key)!,
+              value: v.value,
+            });
+          }
+        }
+        await upsertVerified(tx, verified);
       }
       await this.audit.record(tx, actor, {
         workspaceId,

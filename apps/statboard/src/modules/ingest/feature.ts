@@ -1,6 +1,8 @@
 import type { Feature } from '#src/feature.ts';
 import { IngestDiagnostics } from './diagnostics.ts';
 import { activityRoutes, ingestAdminRoutes, ingestRoutes } from './routes.ts';
+import { serverIngestRoutes } from './server-routes.ts';
+import { ServerUploadService } from './server-upload.ts';
 import { IngestService } from './service.ts';
 
 declare module '#src/feature.ts' {
@@ -8,6 +10,8 @@ declare module '#src/feature.ts' {
     readonly ingest: IngestService;
     /** Rejected batches and servers' last accepted batch (written in batches). */
     readonly diagnostics: IngestDiagnostics;
+    /** A game server's own uploads (statboard-agent): verified values, and who is online. */
+    readonly serverUploads: ServerUploadService;
   }
 }
 
@@ -25,6 +29,7 @@ export const ingestFeature = {
         { leaders: s.leaders, outbox: s.outbox },
         s.playerBlocks,
       ),
+    serverUploads: (s) => new ServerUploadService(s.ingest.writer, s.servers, s.seasons, s.online, s.diagnostics),
   },
   // One collector for the process: it writes on its own connection, outside any transaction.
   shared: { diagnostics: (s) => new IngestDiagnostics(s.db, Date.now, s.bus) },
@@ -32,6 +37,7 @@ export const ingestFeature = {
   routes: (s, { config, key, admin }) => ({
     v1: [
       ingestRoutes(s.ingest, key.guard, config.ingestBodyLimit, s.diagnostics, s.metrics),
+      serverIngestRoutes(s.serverUploads, key.guard, config.ingestServerBodyLimit, s.metrics),
       ingestAdminRoutes(s.diagnostics, admin),
       activityRoutes(s.diagnostics, admin),
     ],

@@ -537,3 +537,39 @@ export function activity(
     [workspaceId, from, to, step === 'hour' ? 3_600 : 86_400],
   );
 }
+
+/** A value a server vouches for (see `upsertVerified`). */
+export interface VerifiedRow {
+  workspaceId: string;
+  uuid: string;
+  seasonId: string;
+  serverId: string;
+  statId: string;
+  value: number;
+}
+
+/**
+ * Keeps the newest verified value per (season, server, statistic, player) and when it arrived by the service's
+ * clock (`now()`: the transaction's start). Runs in the transaction that wrote the players and values, so the
+ * players exist. One row per key (the caller de-duplicates), in key order (rows are locked in one order).
+ */
+export async function upsertVerified(db: Queryable, rows: readonly VerifiedRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `INSERT INTO verified_stats (season_id, server_id, stat_id, player_id, value, received_at)
+     SELECT v.s, v.sv, v.d, p.id, v.v, now()
+     FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::float8[]) AS v(w, u, s, sv, d, v)
+     JOIN players p ON p.workspace_id = v.w AND p.uuid = v.u
+     ORDER BY v.s, v.sv, v.d, p.id
+     ON CONFLICT (season_id, server_id, stat_id, player_id) DO UPDATE
+       SET value = excluded.value, received_at = excluded.received_at`,
+    [
+      uuidArray(rows.map((r) => r.workspaceId)),
+      uuidArray(rows.map((r) => r.uuid)),
+      uuidArray(rows.map((r) => r.seasonId)),
+      uuidArray(rows.map((r) => r.serverId)),
+      uuidArray(rows.map((r) => r.statId)),
+      numberArray(rows.map((r) => r.value)),
+    ],
+  );
+}

@@ -86,3 +86,47 @@ export const IngestBatchResponse = Type.Object({
   server_time: Type.String({ format: 'date-time' }),
   next_upload_after: Type.Integer({ minimum: 1 }),
 });
+
+/** Players in one `POST /ingest/server` request. */
+export const MAX_SERVER_PLAYERS = 500;
+/** Players a server may list as online in one request. */
+export const MAX_SERVER_ONLINE = 10_000;
+
+/**
+ * `POST /ingest/server`: a server's statistics files, as the agent reads them (spec "Server-authoritative
+ * uploads"). Each player's statistics follow the rules of a batch's; the server is the key's.
+ */
+export const IngestServerBody = Type.Object({
+  observed_at: DateTime,
+  players: Type.Array(
+    Type.Object({
+      uuid: Type.String({ format: 'uuid' }),
+      username: Type.Optional(
+        Type.String({
+          minLength: PLAYER_NAME_MIN_LENGTH,
+          maxLength: PLAYER_NAME_MAX_LENGTH,
+          pattern: PLAYER_NAME_PATTERN,
+          description: `${PLAYER_NAME_RULE}. Absent: the player keeps its name`,
+        }),
+      ),
+      stats: Type.Array(StatObservation, { maxItems: 500, description: 'At most 500 a player, each key once' }),
+    }),
+    { minItems: 1, maxItems: MAX_SERVER_PLAYERS, description: '1–500 players, each once' },
+  ),
+  online: Type.Optional(
+    Type.Array(Type.String({ format: 'uuid' }), {
+      maxItems: MAX_SERVER_ONLINE,
+      description:
+        "Sent: the complete list of players on the key's server now. Their presence there starts or continues, everyone else's there ends",
+    }),
+  ),
+});
+export type IngestServerBody = Static<typeof IngestServerBody>;
+
+export const IngestServerResponse = Type.Object({
+  accepted: Type.Literal(true),
+  request_id: Type.String(),
+  server_time: Type.String({ format: 'date-time' }),
+  players: Type.Integer({ minimum: 0, description: 'Players in the request' }),
+  values: Type.Integer({ minimum: 0, description: 'Statistic values in the request' }),
+});

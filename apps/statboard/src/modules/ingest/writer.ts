@@ -12,9 +12,13 @@ export interface IngestItem {
   workspaceId: string;
   seasonId: string;
   serverId: string;
-  player: { uuid: string; username: string };
-  sessionId: string;
+  /** `username` null: the player keeps the name it has (a new one is called `unknown`). */
+  player: { uuid: string; username: string | null };
+  /** The client's game session, or null for a server's upload (`POST /ingest/server`): presence comes apart. */
+  sessionId: string | null;
   observedAt: Date;
+  /** Values the server vouches for: also kept in `verified_stats`, in the same transaction. */
+  verified?: boolean;
   client: { modVersion: string; gameVersion: string; loaderVersion: string | null };
   stats: { key: string; value: number }[];
   events: { id: string; type: string; occurredAt: string; payload: unknown }[];
@@ -68,6 +72,8 @@ function remember(ids: DefinitionIds, workspaceId: string, key: string, id: stri
 }
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
+/** When an unnamed player's name was observed: never, so any real name wins (as the importer does). */
+const NO_NAME_AT = new Date('0001-01-01T00:00:00Z');
 /** A group stops growing past this many stat rows (5 full batches of 500, or 250 mod-sized ones of 20). */
 const MAX_GROUP_ROWS = 5_000;
 const MAX_GROUP_ITEMS = 256;
@@ -189,19 +195,25 @@ export class IngestWriter {
       const learned: DefinitionIds = new Map();
       try {
         const missing = this.missingDefinitions(items);
+        const verified = items.some((it) => it.verified === true);
         // The steady state is one statement (atomic on its own). Only a group that brings statistic keys seen
-        // for the first time needs a transaction: definitions first, then the same statement.
+        // for the first time, or verified values, needs a transaction: definitions first, then the same
+        // statement, then the verified values.
         const changes =
-          missing.length === 0
+          missing.length === 0 && !verified
             ? await this.writeRows(this.db, items, learned)
             : await this.db.transaction(async (tx) => {
-                const found = await repo.ensureDefinitions(
-                  tx,
-                  missing.map((m) => m.w),
-                  missing.map((m) => m.k),
-                );
-                for (const d of found) remember(learned, d.workspace_id, d.key, d.id);
-                return this.writeRows(tx, items, learned);
+                if (missing.length > 0) {
+                  const found = await repo.ensureDefinitions(
+                    tx,
+                    missing.map((m) => m.w),
+                    missing.map((m) => m.k),
+                  );
+                  for (const d of found) remember(learned, d.workspace_id, d.key, d.id);
+                }
+                const written = await this.writeRows(tx, items, learned);
+                if (verified) await repo.upsertVerified(tx, this.verifiedRows(items, learned));
+                return written;
               });
         for (const [w, ids] of learned) for (const [k, id] of ids) remember(this.definitionIds, w, k, id);
         changes.committed();
@@ -219,6 +231,34 @@ export class IngestWriter {
         await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 10));
       }
     }
+  }
+
+  /**
+   * The verified values of a group, one per (season, server, statistic, player): the latest observation wins.
+   */
+  private verifiedRows(items: IngestItem[], learned: DefinitionIds): repo.VerifiedRow[] {
+    const rows = new Map<string, repo.VerifiedRow & { at: Date }>();
+    for (const it of items) {
+      if (it.verified !== true) continue;
+      for (const s of it.stats) {
+        const statId = this.definitionIds.get(it.workspaceId)?.get(s.key) ?? learned.get(it.workspaceId)?.get(s.key);
+        if (statId === undefined) throw new Error(`statistic definition '${s.key}' was not ensured`);
+        const k = `${it.workspaceId}/${it.player.uuid}/${it.seasonId}/${it.serverId}/${statId}`;
+        const prev = rows.get(k);
+        if (!prev || it.observedAt >= prev.at) {
+          rows.set(k, {
+            workspaceId: it.workspaceId,
+            uuid: it.player.uuid,
+            seasonId: it.seasonId,
+            serverId: it.serverId,
+            statId,
+            value: s.value,
+            at: it.observedAt,
+          });
+        }
+      }
+    }
+    return [...rows.values()];
   }
 
   /** Statistic keys of the group not seen in an earlier committed write (definitions are never deleted). */
@@ -257,12 +297,13 @@ export class IngestWriter {
       const pk = `${it.workspaceId}/${it.player.uuid}`;
       playerKeys.push(pk);
       const prev = players.get(pk);
-      if (!prev || it.observedAt >= prev.observedAt) {
+      const namedAt = it.player.username === null ? NO_NAME_AT : it.observedAt;
+      if (!prev || namedAt >= prev.observedAt) {
         players.set(pk, {
           workspaceId: it.workspaceId,
           uuid: it.player.uuid,
-          username: it.player.username,
-          observedAt: it.observedAt,
+          username: it.player.username ?? 'unknown',
+          observedAt: namedAt,
         });
       }
     }
@@ -290,6 +331,7 @@ export class IngestWriter {
         if (!prev || it.observedAt >= prev.at)
           values.set(vk, { item: i + 1, statId, value: s.value, at: it.observedAt });
       }
+      if (it.sessionId === null) continue;
       const sk = `${playerKeys[i]}/${it.sessionId}`;
       sessions.set(sk, {
         workspace_id: it.workspaceId,

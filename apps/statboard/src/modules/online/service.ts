@@ -52,6 +52,22 @@ export class OnlineService {
    * (its players only). `serverId`: only players whose open session is on that server (unknown or another
    * workspace's: none). A key with a server restriction reads only its servers (see {@link permittedServers}).
    */
+  /**
+   * A server's list of who is on it now (`POST /ingest/server`): their presence there starts or continues, and
+   * everyone else's presence on that server ends (uuids lower case). Returns how many sessions started.
+   */
+  async setServerPresence(workspaceId: string, serverId: string, seasonId: string, uuids: readonly string[]) {
+    const started = await repo.setServerPresence(this.db, {
+      workspaceId,
+      serverId,
+      seasonId,
+      uuids,
+      windowSeconds: ONLINE_WINDOW_SECONDS,
+    });
+    this.answers?.deleteWhere((k) => k.startsWith(`${workspaceId}|`));
+    return started;
+  }
+
   json(key: AuthKey, serverId?: string): Maybe<Buffer> {
     const servers = permittedServers(key, serverId);
     const build = () =>

@@ -194,4 +194,13 @@ export class ServerService {
     };
     return this.enabled ? this.enabled.get(`${workspaceId}|${host}|${port}`, load) : load();
   }
+
+  /** The server with this id if it is enabled, else null (the server of an `ingest:server` key's uploads). */
+  async findEnabledById(workspaceId: string, id: string): Promise<Server | null> {
+    const load = async () => {
+      const row = isUuid(id) ? await repo.findServer(this.db, workspaceId, id.toLowerCase()) : null;
+      return row?.enabled ? toServer(row) : null;
+    };
+    return this.enabled ? this.enabled.get(`${workspaceId}|#${id}`, load) : load();
+  }
 }
