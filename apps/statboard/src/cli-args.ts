@@ -34,6 +34,7 @@ export const OPTIONS = {
   stat: { type: 'string' },
   'sort-order': { type: 'string' },
   unit: { type: 'string' },
+  'max-per-hour': { type: 'string' },
   'ttl-minutes': { type: 'string' },
   user: { type: 'string' },
   role: { type: 'string' },

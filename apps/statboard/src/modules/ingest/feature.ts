@@ -15,10 +15,16 @@ export const ingestFeature = {
   name: 'ingest',
   services: {
     ingest: (s) =>
-      new IngestService(s.db, s.bus, s.servers, s.seasons, s.config, s.diagnostics, {
-        leaders: s.leaders,
-        outbox: s.outbox,
-      }),
+      new IngestService(
+        s.db,
+        s.bus,
+        s.servers,
+        s.seasons,
+        s.config,
+        s.diagnostics,
+        { leaders: s.leaders, outbox: s.outbox },
+        s.screening,
+      ),
   },
   // One collector for the process: it writes on its own connection, outside any transaction.
   shared: { diagnostics: (s) => new IngestDiagnostics(s.db, Date.now, s.bus) },
