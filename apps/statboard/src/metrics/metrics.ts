@@ -90,7 +90,7 @@ export class Metrics {
       registers,
     });
     for (const result of ['accepted', 'dry_run', 'rejected', 'error']) this.batches.labels(result);
-    for (const rule of ['rate', 'above_verified', 'first_sight', 'rename']) this.held.labels(rule);
+    for (const rule of ['rate', 'above_verified', 'first_sight', 'rename']) this.held.labels(rule).inc(0);
     for (const result of ['success', 'failure', 'given_up']) this.deliveries.labels(result);
     collectDefaultMetrics({ register: this.registry });
   }
