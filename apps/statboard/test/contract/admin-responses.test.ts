@@ -387,7 +387,7 @@ describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () =>
       scopes: ['ingest:write'],
     });
     // Two players whose play time then rises by a billion ticks at once: held (`rate`).
-    const held = [randomUUID(), randomUUID()];
+    const held: string[] = [randomUUID(), randomUUID()];
     for (const [i, value] of [1, 1e9].entries()) {
       for (const uuid of held) {
         const res = await w.app.inject({
