@@ -13,8 +13,11 @@ export interface ConsolePage {
   path: string;
   /** The component: the export of the same name in `pages/<component>.tsx`, loaded on first visit. */
   component: string;
-  /** In the navigation under this heading, with this label; pages without one are reached by links. */
-  nav?: { group: (typeof NAV_GROUPS)[number]; label: string };
+  /**
+   * In the navigation under this heading, with this label (and the number `/admin/me` gives under `count`, when
+   * more than 0); pages without one are reached by links.
+   */
+  nav?: { group: (typeof NAV_GROUPS)[number]; label: string; count?: 'open_reviews' };
   /** Listed in the navigation only for roles with this permission (the page itself says why it shows nothing). */
   permission?: Permission;
 }
@@ -23,6 +26,7 @@ export const PAGES: readonly ConsolePage[] = [
   { path: '/', component: 'Overview', nav: { group: 'Activity', label: 'Overview' } },
   { path: '/online', component: 'Online', nav: { group: 'Activity', label: 'Online now' } },
   { path: '/leaderboards', component: 'Leaderboards', nav: { group: 'Activity', label: 'Leaderboards' } },
+  { path: '/review', component: 'Review', nav: { group: 'Activity', label: 'Review', count: 'open_reviews' } },
   { path: '/players', component: 'Players', nav: { group: 'Data', label: 'Players' } },
   { path: '/players/:uuid', component: 'Player' },
   { path: '/stats', component: 'Stats', nav: { group: 'Data', label: 'Statistics' } },

@@ -620,6 +620,40 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await look('online');
   }, 60_000);
 
+  it('shows held values with their evidence on the Review page, the open count in the navigation; approve stores them', async () => {
+    const key = await services.keys.create(ACTOR, await workspaceId(), {
+      name: 'Mod (players)',
+      type: 'client',
+      scopes: ['ingest:write'],
+    });
+    const herobrine = '0b6a5c1d-2e3f-4a5b-8c7d-9e0f1a2b3c4d';
+    for (const value of [100, 100 + 40 * 72_000]) {
+      const res = await fetch(`${base}/api/v1/ingest/batch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify(
+          modBatch({
+            uuid: herobrine,
+            username: 'Herobrine',
+            observedAt: new Date().toISOString(),
+            stats: [{ key: 'minecraft.custom:minecraft.play_time', value }],
+          }),
+        ),
+      });
+      expect(res.status).toBe(200);
+    }
+    await page.goto(`${base}/`);
+    await nav('Review (1 open)').click();
+    await page.getByRole('heading', { name: /Herobrine on/ }).waitFor();
+    await page.getByText(/Time Played rose 1 d 16 h in .+; at most 6 min.* allowed/).waitFor();
+    await look('review');
+    await page.getByRole('button', { name: 'Approve Herobrine' }).click();
+    await page.getByText('Nothing waits for review.').waitFor();
+    await nav('Review').waitFor();
+    await page.getByLabel('Show').selectOption('approved');
+    await page.getByRole('heading', { name: /Herobrine on/ }).waitFor();
+  }, 60_000);
+
   it('lets a member of two workspaces pick one in the header; every page then shows that one, remembered', async () => {
     const actor = { userId: null, label: 'cli', ip: null, requestId: null };
     const second = await services.workspaces.create(actor, { name: 'Creative Realm', slug: 'creative' });

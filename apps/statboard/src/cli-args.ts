@@ -35,6 +35,7 @@ export const OPTIONS = {
   stat: { type: 'string' },
   'sort-order': { type: 'string' },
   unit: { type: 'string' },
+  'max-per-hour': { type: 'string' },
   'ttl-minutes': { type: 'string' },
   user: { type: 'string' },
   role: { type: 'string' },

@@ -37,6 +37,8 @@ export interface Config {
   readonly sessionMaxHours: number;
   /** Requests per minute per API key (0: no limit). */
   readonly rateLimitPerMinute: number;
+  /** New statistics client uploads may create a day (UTC) per workspace (CLIENT_NEW_STATS_PER_DAY; 0: no limit). */
+  readonly clientNewStatsPerDay: number;
   /** Failed authentications per minute per client IP before 429 (0: no limit). */
   readonly authFailureLimitPerMinute: number;
   /** Logins started per minute per client IP before 429 (0: no limit). */
@@ -197,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
   const sessionIdleMinutes = intVar(env, 'SESSION_IDLE_MINUTES', 120, 1, 43_200, problems);
   const sessionMaxHours = intVar(env, 'SESSION_MAX_HOURS', 12, 1, 8_760, problems);
   const rateLimitPerMinute = intVar(env, 'RATE_LIMIT_PER_MINUTE', 6_000, 0, 10_000_000, problems);
+  const clientNewStatsPerDay = intVar(env, 'CLIENT_NEW_STATS_PER_DAY', 50, 0, 1_000_000, problems);
   const authFailureLimitPerMinute = intVar(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 300, 0, 10_000_000, problems);
   const corsOrigins: string[] = [];
   for (const raw of (str(env, 'CORS_ORIGINS') ?? '').split(',')) {
@@ -284,6 +287,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy,
     logFormat: logFormat === 'pretty' || logFormat === 'json' ? logFormat : null,
     nextUploadAfterSeconds,
+    clientNewStatsPerDay,
     ingestBodyLimit: 1024 * 1024,
     ingestServerBodyLimit: 16 * 1024 * 1024,
     databasePoolSize,

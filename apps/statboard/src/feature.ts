@@ -23,6 +23,7 @@ import type { RequestLimits } from './plugins/rate-limit.ts';
 export type ServiceConfig = Pick<
   Config,
   | 'nextUploadAfterSeconds'
+  | 'clientNewStatsPerDay'
   | 'sessionIdleMinutes'
   | 'sessionMaxHours'
   | 'playerCacheBytes'

@@ -10,6 +10,7 @@ import { leaderboardsFeature } from './modules/leaderboards/feature.ts';
 import { meFeature } from './modules/me/feature.ts';
 import { onlineFeature } from './modules/online/feature.ts';
 import { playersFeature } from './modules/players/feature.ts';
+import { screeningFeature } from './modules/screening/feature.ts';
 import { seasonsFeature } from './modules/seasons/feature.ts';
 import { serversFeature } from './modules/servers/feature.ts';
 import { sessionsFeature } from './modules/sessions/feature.ts';
@@ -29,6 +30,7 @@ const LISTED = [
   authFeature,
   healthFeature,
   ingestFeature,
+  screeningFeature,
   playersFeature,
   leaderboardsFeature,
   historyFeature,

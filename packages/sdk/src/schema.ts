@@ -354,6 +354,57 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Review items (one open item per server and player) with their held values and evidence, newest first */
+        get: operations["adminListReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/review/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stores the held values that are still the newest (ranks and caches follow at once); 409 when not open */
+        post: operations["adminApproveReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/review/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Discards the held values; 409 when not open */
+        post: operations["adminRejectReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/seasons": {
         parameters: {
             query?: never;
@@ -934,6 +985,8 @@ export type components = {
             /** Format: uuid */
             id: string;
             needs_bootstrap: boolean;
+            /** @description Review items waiting for a decision in that workspace (held values of client uploads); 0 without one */
+            open_reviews: number;
             /** @description What the role allows in that workspace (empty without a role): the console's rules */
             permissions: ("read" | "read:users" | "write:players" | "write:config" | "write:users" | "grant:owner" | "remove:values" | "erase:players")[];
             /** @description PUBLIC_URL: the service's address for others, as the mod's config gives it */
@@ -1069,6 +1122,52 @@ export type components = {
             /** @description `ticks`: time, 20 per second; `cm`: distance in centimeters; `damage`: tenths of a health point (20 health points are 10 hearts); `count`: a plain number */
             unit: "ticks" | "cm" | "damage" | "count";
         };
+        ReviewItem: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /** @description The newest held value per statistic */
+            items: {
+                /** @description The largest value the rule permitted; null for `first_sight` and `rename` */
+                allowed: number | null;
+                /** Format: date-time */
+                observed_at: string;
+                /** @description When the value compared with arrived (the service's clock); for `rename`, the last change */
+                previous_at: string | null;
+                /** @description The value compared with: the last stored one (`rate`), the verified one (`above_verified`), the current username (`rename`); null for `first_sight` */
+                previous_value: number | string | null;
+                /** Format: date-time */
+                received_at: string;
+                /** @description `rate`: rose faster than `max_per_hour` allows since the last stored value; `above_verified`: above the server's verified value by more than that; `first_sight`: a player new to the server straight into a top 10 of 20 or more; `rename`: a second change of the username within 30 days */
+                rule: "rate" | "above_verified" | "first_sight" | "rename";
+                /** @description The statistic's key; null for a username (`rename`) */
+                stat: string | null;
+                /** @description The held value; the username for `rename` */
+                value: number | string;
+            }[];
+            /** @description The key of the latest upload held here (null: deleted since) */
+            key: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+            player: {
+                username: string;
+                /** Format: uuid */
+                uuid: string;
+            };
+            server: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+            status: "open" | "approved" | "rejected";
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Uploads that held values here */
+            uploads: number;
+        };
         Season: {
             active: boolean;
             ended_at: string | null;
@@ -1108,6 +1207,8 @@ export type components = {
             /** Format: uuid */
             id: string;
             key: string;
+            /** @description The most a client upload may raise the value in an hour of the service's clock (plus 0.1 h) before it is held for review; null: no limit. Defaults: 20,000,000 for the game's distances, 72,000 for its other statistics, null for other namespaces */
+            max_per_hour: number | null;
             public: boolean;
             sort_order: "asc" | "desc";
             /** @description `ticks`: time, 20 per second; `cm`: distance in centimeters; `damage`: tenths of a health point (20 health points are 10 hearts); `count`: a plain number */
@@ -1123,7 +1224,7 @@ export type components = {
             description: string | null;
             /** @description A disabled webhook is sent nothing and collects no new deliveries */
             enabled: boolean;
-            events: ("season.activated" | "season.ended" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "webhook.test")[];
+            events: ("season.activated" | "season.ended" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "ingest.held" | "webhook.test")[];
             /** Format: uuid */
             id: string;
             /** @description The latest attempt of any delivery (null: none yet) */
@@ -1168,7 +1269,7 @@ export type components = {
             /** @description pending: retried until answered with a 2xx or 24 hours have passed (then failed) */
             status: "pending" | "delivered" | "failed";
             /** @description An event type */
-            type: "season.activated" | "season.ended" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "webhook.test";
+            type: "season.activated" | "season.ended" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "ingest.held" | "webhook.test";
             /** Format: uuid */
             webhook_id: string;
         };
@@ -2682,6 +2783,206 @@ export interface operations {
             };
         };
     };
+    adminListReview: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                status?: "open" | "approved" | "rejected";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReviewItem"][];
+                        meta: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description No session (UNAUTHENTICATED), or an invalid API key was sent (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (INVALID_PAYLOAD); `details` maps field paths to messages */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminApproveReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            item: components["schemas"]["ReviewItem"];
+                            /** @description Held values stored (approve): those still the newest */
+                            stored: number;
+                        };
+                    };
+                };
+            };
+            /** @description Unparseable JSON or a wrong content type (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session (UNAUTHENTICATED), or an invalid API key was sent (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminRejectReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            item: components["schemas"]["ReviewItem"];
+                            /** @description Held values stored (approve): those still the newest */
+                            stored: number;
+                        };
+                    };
+                };
+            };
+            /** @description Unparseable JSON or a wrong content type (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session (UNAUTHENTICATED), or an invalid API key was sent (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     adminListSeasons: {
         parameters: {
             query?: never;
@@ -3205,6 +3506,8 @@ export interface operations {
             content: {
                 "application/json": {
                     display_name?: string | null;
+                    /** @description The most a client upload may raise the value in an hour of the service's clock (plus 0.1 h) before it is held for review; null: no limit. Defaults: 20,000,000 for the game's distances, 72,000 for its other statistics, null for other namespaces */
+                    max_per_hour?: number | null;
                     public?: boolean;
                     sort_order?: "asc" | "desc";
                     unit?: ("ticks" | "cm" | "damage" | "count") | null;
@@ -3449,7 +3752,7 @@ export interface operations {
                     description?: string | null;
                     /** @default true */
                     enabled?: boolean;
-                    events: ("season.activated" | "season.ended" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "webhook.test")[];
+                    events: ("season.activated" | "season.ended" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "ingest.held" | "webhook.test")[];
                     /** @description An http(s) URL */
                     url: string;
                 };
@@ -3519,7 +3822,7 @@ export interface operations {
                     description?: string | null;
                     /** @default true */
                     enabled?: boolean;
-                    events: ("season.activated" | "season.ended" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "webhook.test")[];
+                    events: ("season.activated" | "season.ended" | "api_key.revoked" | "api_key.rotated" | "player.first_seen" | "leaderboard.leader_changed" | "ingest.held" | "webhook.test")[];
                     /** @description An http(s) URL */
                     url: string;
                 };

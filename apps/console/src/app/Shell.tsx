@@ -101,6 +101,9 @@ export function Shell({ children }: { children: ReactNode }) {
                     <li key={p.path}>
                       <NavLink to={p.path} end={p.path === '/'}>
                         {p.nav?.label}
+                        {p.nav?.count && me[p.nav.count] > 0 ? (
+                          <span className="nav-count"> ({me[p.nav.count]} open)</span>
+                        ) : null}
                       </NavLink>
                     </li>
                   ))}

@@ -29,6 +29,11 @@ function fixFor(r: Rejection): { text: string; to: string } | null {
   if (r.code === 'INVALID_API_KEY') return { text: 'Create a client key for the mod', to: '/keys?new=client' };
   // More kinds of bad uploads from one key in a day than a mod misconfigured once sends: a leaked or misused key.
   if (r.code === 'OVERFLOW' && r.key) return { text: `Review the key “${r.key.name}”`, to: `/keys?edit=${r.key.id}` };
+  // One client key uploading for more than 100 players an hour: shared or leaked (restrict it, or use the agent).
+  if (r.code === 'SHARED_KEY' && r.key) {
+    return { text: `Restrict or rotate the key “${r.key.name}”`, to: `/keys?edit=${r.key.id}` };
+  }
+  if (r.code === 'STAT_LIMIT') return { text: 'See the statistics', to: '/stats' };
   return null;
 }
 

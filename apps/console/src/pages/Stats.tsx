@@ -1,4 +1,4 @@
-import { STAT_UNIT_LABELS, STAT_UNITS, type StatUnit } from '@statboard/sdk/format';
+import { formatStatValue, STAT_UNIT_LABELS, STAT_UNITS, type StatUnit } from '@statboard/sdk/format';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { api, ok, type Schemas } from '../api.ts';
@@ -73,6 +73,11 @@ export function Stats() {
             cell: (d) => (d.public ? <Badge tone="good">public</Badge> : <Badge>private</Badge>),
           },
           { label: 'Ranks first', width: 7, cell: (d) => (d.sort_order === 'desc' ? 'the highest' : 'the lowest') },
+          {
+            label: 'Rises at most',
+            width: 8,
+            cell: (d) => (d.max_per_hour === null ? 'no limit' : `${formatStatValue(d.max_per_hour, d.unit)} an hour`),
+          },
         ]}
         actions={(d) =>
           canCurate ? [{ label: 'Edit', name: `Edit ${d.display_name} (${d.key})`, onClick: () => setEditing(d) }] : []
@@ -96,6 +101,8 @@ function DefinitionForm({ definition, onDone }: { definition: Definition; onDone
   const [unit, setUnit] = useState<StatUnit | 'default'>(definition.unit_is_default ? 'default' : definition.unit);
   const [isPublic, setPublic] = useState(definition.public);
   const [order, setOrder] = useState(definition.sort_order);
+  // Empty: no limit (client uploads of it are never held for rising too fast).
+  const [limit, setLimit] = useState(definition.max_per_hour === null ? '' : String(definition.max_per_hour));
   const save = useMutation({
     mutationFn: () =>
       ok(
@@ -106,6 +113,7 @@ function DefinitionForm({ definition, onDone }: { definition: Definition; onDone
             unit: unit === 'default' ? null : unit,
             public: isPublic,
             sort_order: order,
+            max_per_hour: limit.trim() === '' ? null : Number(limit),
           },
         }),
       ),
@@ -161,6 +169,15 @@ function DefinitionForm({ definition, onDone }: { definition: Definition; onDone
       <Choice checked={isPublic} onChange={setPublic}>
         Public: has a leaderboard and appears in website reads
       </Choice>
+      <TextField
+        label="Most a client upload may add in an hour"
+        name="max_per_hour"
+        type="number"
+        min={0}
+        value={limit}
+        onChange={setLimit}
+        hint={`In raw values (${STAT_UNIT_LABELS[definition.unit]}). More waits on the Review page; empty: no limit.`}
+      />
       <Radios
         legend="Who ranks first"
         name="sort_order"

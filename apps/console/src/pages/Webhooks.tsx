@@ -20,6 +20,7 @@ const EVENT_HELP = {
   'season.ended': 'the active season ends (by its end time, or replaced by another)',
   'api_key.revoked': 'a key is revoked',
   'api_key.rotated': 'a key is replaced by a new one',
+  'ingest.held': "a client upload's values do not add up and wait for review",
 } satisfies Record<Exclude<WebhookEvent, 'webhook.test'>, string>;
 
 export const EVENTS = (Object.keys(EVENT_HELP) as (keyof typeof EVENT_HELP)[]).map((type) => ({

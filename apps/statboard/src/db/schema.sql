@@ -199,6 +199,7 @@ TABLE players
   column last_seen_at timestamp with time zone NOT NULL DEFAULT now()
   column created_at timestamp with time zone NOT NULL DEFAULT now()
   column updated_at timestamp with time zone NOT NULL DEFAULT now()
+  column username_changed_at timestamp with time zone
   constraint players_pkey PRIMARY KEY (id)
   constraint players_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
   constraint players_workspace_id_uuid_key UNIQUE (workspace_id, uuid)
@@ -213,6 +214,45 @@ TABLE players
   trigger CREATE TRIGGER players_count_insert AFTER INSERT ON players REFERENCING NEW TABLE AS inserted_players FOR EACH STATEMENT EXECUTE FUNCTION players_count_inserted()
   trigger CREATE TRIGGER players_count_truncate AFTER TRUNCATE ON players FOR EACH STATEMENT EXECUTE FUNCTION players_count_truncated()
   trigger CREATE TRIGGER players_count_update AFTER UPDATE OF public, workspace_id ON players FOR EACH ROW WHEN (old.public IS DISTINCT FROM new.public OR old.workspace_id IS DISTINCT FROM new.workspace_id) EXECUTE FUNCTION players_count_updated()
+
+TABLE review_items
+  column id uuid NOT NULL DEFAULT gen_random_uuid()
+  column workspace_id uuid NOT NULL
+  column server_id uuid NOT NULL
+  column player_uuid uuid NOT NULL
+  column username text NOT NULL
+  column key_id uuid
+  column status text NOT NULL DEFAULT 'open'::text
+  column uploads integer NOT NULL DEFAULT 1
+  column created_at timestamp with time zone NOT NULL DEFAULT now()
+  column updated_at timestamp with time zone NOT NULL DEFAULT now()
+  constraint review_items_key_id_fkey FOREIGN KEY (key_id) REFERENCES api_keys(id) ON DELETE SET NULL
+  constraint review_items_pkey PRIMARY KEY (id)
+  constraint review_items_server_id_fkey FOREIGN KEY (server_id) REFERENCES servers(id) ON DELETE CASCADE
+  constraint review_items_status_check CHECK (status = ANY (ARRAY['open'::text, 'approved'::text, 'rejected'::text]))
+  constraint review_items_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+  index CREATE INDEX review_items_list_idx ON public.review_items USING btree (workspace_id, status, created_at DESC)
+  index CREATE UNIQUE INDEX review_items_open_idx ON public.review_items USING btree (server_id, player_uuid) WHERE (status = 'open'::text)
+  index CREATE UNIQUE INDEX review_items_pkey ON public.review_items USING btree (id)
+
+TABLE review_values
+  column item_id uuid NOT NULL
+  column stat text NOT NULL
+  column season_id uuid NOT NULL
+  column rule text NOT NULL
+  column previous_value double precision
+  column previous_username text
+  column previous_at timestamp with time zone
+  column value double precision
+  column username text
+  column observed_at timestamp with time zone NOT NULL
+  column received_at timestamp with time zone NOT NULL
+  column allowed double precision
+  constraint review_values_item_id_fkey FOREIGN KEY (item_id) REFERENCES review_items(id) ON DELETE CASCADE
+  constraint review_values_pkey PRIMARY KEY (item_id, stat)
+  constraint review_values_rule_check CHECK (rule = ANY (ARRAY['rate'::text, 'above_verified'::text, 'first_sight'::text, 'rename'::text]))
+  constraint review_values_season_id_fkey FOREIGN KEY (season_id) REFERENCES seasons(id) ON DELETE CASCADE
+  index CREATE UNIQUE INDEX review_values_pkey ON public.review_values USING btree (item_id, stat)
 
 TABLE schema_migrations
   column name text NOT NULL
@@ -292,11 +332,15 @@ TABLE stat_definitions
   column created_at timestamp with time zone NOT NULL DEFAULT now()
   column updated_at timestamp with time zone NOT NULL DEFAULT now()
   column unit text
+  column max_per_hour double precision
+  column from_client boolean NOT NULL DEFAULT false
+  constraint stat_definitions_max_per_hour_check CHECK (max_per_hour IS NULL OR max_per_hour >= 0::double precision)
   constraint stat_definitions_pkey PRIMARY KEY (id)
   constraint stat_definitions_sort_order_check CHECK (sort_order = ANY (ARRAY['asc'::text, 'desc'::text]))
   constraint stat_definitions_unit_check CHECK (unit = ANY (ARRAY['ticks'::text, 'cm'::text, 'damage'::text, 'count'::text]))
   constraint stat_definitions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
   constraint stat_definitions_workspace_id_key_key UNIQUE (workspace_id, key)
+  index CREATE INDEX stat_definitions_client_created_idx ON public.stat_definitions USING btree (workspace_id, created_at) WHERE from_client
   index CREATE UNIQUE INDEX stat_definitions_pkey ON public.stat_definitions USING btree (id)
   index CREATE UNIQUE INDEX stat_definitions_workspace_id_key_key ON public.stat_definitions USING btree (workspace_id, key)
 

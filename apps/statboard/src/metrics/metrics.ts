@@ -35,6 +35,7 @@ export class Metrics {
   private readonly rejections: Counter<'code'>;
   private readonly caches: Counter<'cache' | 'result'>;
   private readonly deliveries: Counter<'result'>;
+  private readonly held: Counter<'rule'>;
   /** Label children by `route method status`: a request looks its series up once, with no label hashing. */
   private readonly series = new Map<string, RequestSeries>();
 
@@ -82,7 +83,14 @@ export class Metrics {
       labelNames: ['result'],
       registers,
     });
+    this.held = new Counter({
+      name: 'statboard_ingest_held_values_total',
+      help: 'Values of client uploads held for review by the rule that held them: rate, above_verified, first_sight or rename',
+      labelNames: ['rule'],
+      registers,
+    });
     for (const result of ['accepted', 'dry_run', 'rejected', 'error']) this.batches.labels(result);
+    for (const rule of ['rate', 'above_verified', 'first_sight', 'rename']) this.held.labels(rule).inc(0);
     for (const result of ['success', 'failure', 'given_up']) this.deliveries.labels(result);
     collectDefaultMetrics({ register: this.registry });
   }
@@ -107,6 +115,11 @@ export class Metrics {
     this.batches.labels(result).inc();
     if (result === 'accepted' && values > 0) this.values.inc(values);
     if (result === 'rejected' && code !== null) this.rejections.labels(code).inc();
+  }
+
+  /** Values of one client upload held for review by `rule` (`rename`: a username). */
+  heldValues(rule: 'rate' | 'above_verified' | 'first_sight' | 'rename', count: number): void {
+    this.held.labels(rule).inc(count);
   }
 
   /** The counters of the cache named `name` (its series exist, at 0, from now on). */

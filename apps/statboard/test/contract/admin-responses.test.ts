@@ -436,6 +436,58 @@ describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () =>
     expect((await call(owner(), 'DELETE', BLOCK, block)).statusCode).toBe(404);
   });
 
+  it('lists review items (every role), approves and rejects them (admin); 404 unknown, 409 decided, 422 invalid', async () => {
+    const client = await w.services.keys.create(ACTOR, team.workspaceId, {
+      name: 'held',
+      type: 'client',
+      scopes: ['ingest:write'],
+    });
+    // Two players whose play time then rises by a billion ticks at once: held (`rate`).
+    const held: string[] = [randomUUID(), randomUUID()];
+    for (const [i, value] of [1, 1e9].entries()) {
+      for (const uuid of held) {
+        const res = await w.app.inject({
+          method: 'POST',
+          url: '/api/v1/ingest/batch',
+          headers: bearer(client.secret),
+          payload: {
+            protocol_version: 1,
+            client: { mod_version: '1', minecraft_version: '1.21.4' },
+            player: { uuid, username: 'Held' },
+            server: { hostname: 'mc.example.com', port: 25565 },
+            session_id: randomUUID(),
+            observed_at: new Date(Date.now() + i).toISOString(),
+            stats: [{ key: 'minecraft.custom:minecraft.play_time', value }],
+          },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+    }
+    const T = '/api/v1/admin/review';
+    const list = await call(readonly(), 'GET', T, T);
+    expect(list.statusCode, list.body).toBe(200);
+    const ids = (list.json().data as { id: string; player: { uuid: string } }[])
+      .filter((d) => held.includes(d.player.uuid))
+      .map((d) => d.id);
+    expect(ids).toHaveLength(2);
+    expect((await call(readonly(), 'GET', T, `${T}?status=gone`)).statusCode).toBe(422);
+    expect((await call(null, 'GET', T, T)).statusCode).toBe(401);
+    const key = { authorization: `Bearer ${team.websiteToken}` };
+    expect((await call(null, 'GET', T, T, { headers: key })).statusCode).toBe(403);
+    for (const [decision, id] of [
+      ['approve', ids[0]!],
+      ['reject', ids[1]!],
+    ] as const) {
+      const D = `/api/v1/admin/review/{id}/${decision}`;
+      const url = `/api/v1/admin/review/${id}/${decision}`;
+      expect((await call(analyst(), 'POST', D, url)).statusCode).toBe(403);
+      expect((await call(null, 'POST', D, url)).statusCode).toBe(401);
+      expect((await call(admin(), 'POST', D, url)).statusCode).toBe(200);
+      expect((await call(admin(), 'POST', D, url)).statusCode).toBe(409);
+      expect((await call(admin(), 'POST', D, `/api/v1/admin/review/${randomUUID()}/${decision}`)).statusCode).toBe(404);
+    }
+  });
+
   it('exercised the success, 401 and 403 responses of every admin route', () => {
     const adminRoute = (path: string) => path.startsWith('/api/v1/admin/');
     const missing = conformance.missing(adminRoute, ['200', '201', '204', '401', '403']);

@@ -571,7 +571,8 @@ describe('POST /api/v1/ingest/batch: stored state', () => {
       order.map((i) =>
         postBatch(
           ctx,
-          client,
+          // An integration key: a client key's second new name within 30 days would wait for review (`rename`).
+          fx.keys.integration!,
           modBatch({
             uuid: player,
             username: `Racer${i}`,

@@ -153,6 +153,29 @@ describe('the words of an audit record', () => {
     ).toBe(`Unblocked player ${uuid}: their uploads are accepted again`);
   });
 
+  it('says which held values of which player a review stored or discarded', () => {
+    const item = { status: 'open', player: { uuid: 'u', username: 'Steve' }, items: [{}, {}] };
+    expect(
+      describeAudit(
+        record({
+          action: 'REVIEW_APPROVED',
+          target_type: 'review_item',
+          before: item,
+          after: { ...item, status: 'approved' },
+        }),
+      ),
+    ).toEqual({ target_name: 'Steve', summary: 'Approved the 2 held values of Steve: stored' });
+    expect(
+      describeAudit(
+        record({
+          action: 'REVIEW_REJECTED',
+          target_type: 'review_item',
+          after: { ...item, items: [{}], status: 'rejected' },
+        }),
+      ).summary,
+    ).toBe('Rejected the 1 held value of Steve: discarded');
+  });
+
   it('falls back to the target’s name today when the record kept none (an import, a bootstrap redeemed)', () => {
     expect(
       describeAudit(

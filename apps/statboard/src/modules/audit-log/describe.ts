@@ -45,6 +45,7 @@ const TARGET_NOUNS: Record<string, string> = {
   webhook: 'webhook',
   workspace: 'workspace',
   bootstrap_token: 'bootstrap token',
+  review_item: 'held values of',
 };
 
 type Fields = Record<string, unknown>;
@@ -69,6 +70,8 @@ function nameIn(type: string, snapshot: Fields | null): string | null {
     case 'player':
       // An erased player's records keep the game UUID only.
       return text(snapshot.username) ?? text(snapshot.uuid);
+    case 'review_item':
+      return text(fields(snapshot.player)?.username);
     case 'stat_definition':
       return text(snapshot.display_name) ?? text(snapshot.key);
     case 'user':
@@ -187,6 +190,15 @@ function sentence(r: DescribedRecord, name: string | null): string {
       return `Deleted ${it}`;
     case 'WEBHOOK_SECRET_ROTATED':
       return `Rotated the signing secret of ${it}`;
+    case 'REVIEW_APPROVED':
+    case 'REVIEW_REJECTED': {
+      const n = Array.isArray(after?.items) ? after.items.length : null;
+      const what = n === null ? 'the held values' : n === 1 ? 'the 1 held value' : `the ${n} held values`;
+      const whose = name === null ? 'a player' : name;
+      return r.action === 'REVIEW_APPROVED'
+        ? `Approved ${what} of ${whose}: stored`
+        : `Rejected ${what} of ${whose}: discarded`;
+    }
     default:
       return name === null ? plainAction(r.action) : `${plainAction(r.action)}: ${name}`;
   }

@@ -36,7 +36,9 @@ export type AuditAction =
   | 'WEBHOOK_CREATED'
   | 'WEBHOOK_UPDATED'
   | 'WEBHOOK_DELETED'
-  | 'WEBHOOK_SECRET_ROTATED';
+  | 'WEBHOOK_SECRET_ROTATED'
+  | 'REVIEW_APPROVED'
+  | 'REVIEW_REJECTED';
 
 /** Changes made with `npx statboard`. */
 export const CLI_ACTOR: Actor = Object.freeze({ userId: null, label: 'cli', ip: null, requestId: null });

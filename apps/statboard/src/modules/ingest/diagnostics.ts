@@ -131,10 +131,14 @@ export class IngestDiagnostics {
     return c;
   }
 
-  rejected(r: Rejection): void {
+  /**
+   * Counts a rejection. `count`: how many (values dropped from an accepted batch count each); `batch`: false when
+   * the batch itself was accepted (a note about part of it, or a warning), which the upload counts leave alone.
+   */
+  rejected(r: Rejection, count = 1, batch = true): void {
     const at = new Date(this.now());
     const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
-    this.count(r.workspaceId, hour).rejected++;
+    if (batch) this.count(r.workspaceId, hour).rejected++;
     const day = Math.floor(at.getTime() / DAY_MS);
     const kd = keyDayOf(r.workspaceId, r.keyId, day);
     let groups = this.keyDays.get(kd);
@@ -148,10 +152,10 @@ export class IngestDiagnostics {
     }
     const group = groupOf(r);
     if (!groups.groups.has(group) && groups.groups.size >= REJECTION_GROUPS_PER_KEY_DAY) {
-      this.add(this.overflow({ ...r, hour, count: 1, firstAt: at, lastAt: at }));
+      this.add(this.overflow({ ...r, hour, count, firstAt: at, lastAt: at }));
     } else {
       groups.groups.add(group);
-      this.add({ ...r, hour, count: 1, firstAt: at, lastAt: at });
+      this.add({ ...r, hour, count, firstAt: at, lastAt: at });
     }
     this.schedule();
   }

@@ -28,6 +28,7 @@ export const ingestFeature = {
         s.diagnostics,
         { leaders: s.leaders, outbox: s.outbox },
         s.playerBlocks,
+        s.screening,
       ),
     serverUploads: (s) => new ServerUploadService(s.ingest.writer, s.servers, s.seasons, s.online, s.diagnostics),
   },

@@ -2,6 +2,7 @@ import type { MovedValue } from '#src/cache/bus.ts';
 import { numberArray, textArray, timestampArray, uuidArray } from '#src/db/array-literal.ts';
 import { microsSql } from '#src/db/iso-text.ts';
 import type { Queryable } from '#src/db/types.ts';
+import { defaultMaxPerHour } from '#src/modules/stats/stat-defaults.ts';
 import { firstSeenOutbox, leaderOutbox } from '#src/modules/webhooks/repo.ts';
 
 export interface PlayerUpsert {
@@ -11,18 +12,23 @@ export interface PlayerUpsert {
   observedAt: Date;
 }
 
-/** Creates missing statistic definitions (public, sorted descending) and returns the ids of all asked for. */
+/**
+ * Creates missing statistic definitions (public, sorted descending, with the default hourly limit of their key) and
+ * returns the ids of all asked for. `fromClient[i]`: the i-th key comes from a client upload (counted against the
+ * daily limit of new statistics); default false.
+ */
 export async function ensureDefinitions(
   tx: Queryable,
   workspaceIds: string[],
   keys: string[],
+  fromClient: boolean[] = [],
 ): Promise<{ id: string; workspace_id: string; key: string }[]> {
   const categories = keys.map((k) => k.split(':')[1] ?? null);
   await tx.query(
-    `INSERT INTO stat_definitions (workspace_id, key, category)
-     SELECT w, k, c FROM unnest($1::uuid[], $2::text[], $3::text[]) AS t(w, k, c)
+    `INSERT INTO stat_definitions (workspace_id, key, category, max_per_hour, from_client)
+     SELECT w, k, c, m, f FROM unnest($1::uuid[], $2::text[], $3::text[], $4::float8[], $5::boolean[]) AS t(w, k, c, m, f)
      ON CONFLICT (workspace_id, key) DO NOTHING`,
-    [workspaceIds, keys, categories],
+    [workspaceIds, keys, categories, keys.map(defaultMaxPerHour), keys.map((_, i) => fromClient[i] === true)],
   );
   return tx.query(
     `SELECT d.id, d.workspace_id, d.key FROM stat_definitions d
@@ -234,6 +240,9 @@ export async function writeGroup(
          username = CASE WHEN excluded.username_observed_at >= players.username_observed_at
                          THEN excluded.username ELSE players.username END,
          username_observed_at = GREATEST(players.username_observed_at, excluded.username_observed_at),
+         username_changed_at = CASE WHEN excluded.username_observed_at >= players.username_observed_at
+                                     AND excluded.username <> players.username
+                                    THEN now() ELSE players.username_changed_at END,
          last_seen_at = now(), updated_at = now()
        RETURNING id, workspace_id, uuid, username, first_seen_at, (xmax = 0) AS inserted, public
      ), ids AS (

@@ -7,6 +7,7 @@ import { AppError } from '#src/errors.ts';
 import { parseRfc3339 } from '#src/lib/rfc3339.ts';
 import { CLIENT_CLOCK_SKEW_MS, observedNoLaterThan } from '#src/lib/upload-rules.ts';
 import type { PlayerBlocks } from '#src/modules/players/blocks.ts';
+import { PLAYERS_PER_KEY_HOUR, type ScreeningStage } from '#src/modules/screening/stage.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
 import type { IngestDiagnostics } from './diagnostics.ts';
@@ -58,12 +59,15 @@ export class IngestService {
     bus: ChangeBus,
     private readonly servers: ServerService,
     private readonly seasons: SeasonService,
-    config: Pick<Config, 'nextUploadAfterSeconds' | 'timeouts' | 'historyEnabled'>,
+    config: Pick<Config, 'nextUploadAfterSeconds' | 'timeouts' | 'historyEnabled' | 'clientNewStatsPerDay'>,
     private readonly diagnostics: IngestDiagnostics | null = null,
     hooks: IngestHooks | null = null,
     private readonly blocks: Pick<PlayerBlocks, 'isBlocked'> | null = null,
+    /** The screening stage of uploads from players' machines; null: every value is stored (tools, benchmarks). */
+    private readonly screening: ScreeningStage | null = null,
   ) {
     this.nextUploadAfter = config.nextUploadAfterSeconds;
+    this.newStatsPerDay = config.clientNewStatsPerDay;
     const t = config.timeouts;
     this.writer = new IngestWriter(
       db,
@@ -81,6 +85,7 @@ export class IngestService {
   }
 
   private readonly nextUploadAfter: number;
+  private readonly newStatsPerDay: number;
 
   /**
    * `bytes`: the body's size as received (bounds the memory of batches waiting for the writer). `dryRun`: every
@@ -150,26 +155,88 @@ export class IngestService {
       });
       return this.result();
     }
+    const observedAt = observedNoLaterThan(observed, Date.now() + CLIENT_CLOCK_SKEW_MS);
+    let written = { stats: stats as { key: string; value: number }[], username: body.player.username };
+    if (this.screening && key.type === 'client') {
+      // Screen (client keys live on players' machines; integration keys on the operator's): values that do not add up are held for review, new statistics past the day's limit dropped; the
+      // rest is written, and the answer is the same 200 either way (no oracle for a cheater).
+      const input = {
+        workspaceId: key.workspaceId,
+        seasonId: season.id,
+        serverId: server.id,
+        keyId: key.id,
+        uuid,
+        username: body.player.username,
+        observedAt,
+        stats,
+      };
+      const screened = await this.screening.screen(input);
+      await this.screening.record(input, screened.held);
+      this.noteScreened(key, body, uuid, screened);
+      written = screened;
+    }
     await this.writer.submit(
       {
         workspaceId: key.workspaceId,
         seasonId: season.id,
         serverId: server.id,
-        player: { uuid, username: body.player.username },
+        player: { uuid, username: written.username },
         sessionId: body.session_id.toLowerCase(),
-        observedAt: observedNoLaterThan(observed, Date.now() + CLIENT_CLOCK_SKEW_MS),
+        observedAt,
         client: {
           modVersion: body.client.mod_version,
           gameVersion,
           loaderVersion: body.client.loader_version ?? body.client.fabric_loader_version ?? null,
         },
-        stats,
+        stats: written.stats,
         events,
+        fromClient: true,
       },
       bytes,
     );
     this.diagnostics?.accepted(key.workspaceId, server.id, stats.length);
     return this.result();
+  }
+
+  /** What screening dropped or noticed, for the operator (`GET /admin/ingest/rejections`, the overview). */
+  private noteScreened(
+    key: AuthKey,
+    body: IngestBatchBody,
+    uuid: string,
+    screened: { dropped: string[]; sharedKey: boolean },
+  ): void {
+    if (!this.diagnostics) return;
+    const at = { keyId: key.id, hostname: body.server.hostname, port: body.server.port };
+    if (screened.dropped.length > 0) {
+      this.diagnostics.rejected(
+        {
+          workspaceId: key.workspaceId,
+          code: 'STAT_LIMIT',
+          message:
+            `Client uploads create at most ${this.newStatsPerDay} new statistics a day; values of further new ones ` +
+            `are dropped (first dropped: '${screened.dropped[0]}')`,
+          ...at,
+          playerUuid: uuid,
+        },
+        screened.dropped.length,
+        false,
+      );
+    }
+    if (screened.sharedKey) {
+      this.diagnostics.rejected(
+        {
+          workspaceId: key.workspaceId,
+          code: 'SHARED_KEY',
+          message:
+            `This key sent values for more than ${PLAYERS_PER_KEY_HOUR} players within an hour: it is shared or ` +
+            'leaked (restrict client keys to players, or upload with the server agent)',
+          ...at,
+          playerUuid: null,
+        },
+        1,
+        false,
+      );
+    }
   }
 
   private result(): IngestResult {

@@ -14,7 +14,8 @@ export interface IngestItem {
   serverId: string;
   /** `username` null: the player keeps the name it has (a new one is called `unknown`). */
   player: { uuid: string; username: string | null };
-  /** The client's game session, or null for a server's upload (`POST /ingest/server`): presence comes apart. */
+  /** Null: values without a game session (a server's upload through `POST /ingest/server`, or a reviewed value
+   * stored by an admin): presence comes apart. */
   sessionId: string | null;
   observedAt: Date;
   /** Values the server vouches for: also kept in `verified_stats`, in the same transaction. */
@@ -22,6 +23,8 @@ export interface IngestItem {
   client: { modVersion: string; gameVersion: string; loaderVersion: string | null };
   stats: { key: string; value: number }[];
   events: { id: string; type: string; occurredAt: string; payload: unknown }[];
+  /** From a client upload: statistics it creates count against the workspace's daily limit of new ones. */
+  fromClient?: boolean;
 }
 
 interface Pending {
@@ -208,6 +211,7 @@ export class IngestWriter {
                     tx,
                     missing.map((m) => m.w),
                     missing.map((m) => m.k),
+                    missing.map((m) => m.client),
                   );
                   for (const d of found) remember(learned, d.workspace_id, d.key, d.id);
                 }
@@ -262,14 +266,16 @@ export class IngestWriter {
   }
 
   /** Statistic keys of the group not seen in an earlier committed write (definitions are never deleted). */
-  private missingDefinitions(items: IngestItem[]): { w: string; k: string }[] {
-    const missing = new Map<string, { w: string; k: string }>();
+  private missingDefinitions(items: IngestItem[]): { w: string; k: string; client: boolean }[] {
+    const missing = new Map<string, { w: string; k: string; client: boolean }>();
     for (const it of items) {
       const known = this.definitionIds.get(it.workspaceId);
       for (const s of it.stats) {
         if (known?.has(s.key)) continue;
         const dk = `${it.workspaceId}/${s.key}`;
-        if (!missing.has(dk)) missing.set(dk, { w: it.workspaceId, k: s.key });
+        const m = missing.get(dk);
+        if (!m) missing.set(dk, { w: it.workspaceId, k: s.key, client: it.fromClient === true });
+        else if (it.fromClient !== true) m.client = false;
       }
     }
     return [...missing.values()];
@@ -331,33 +337,34 @@ export class IngestWriter {
         if (!prev || it.observedAt >= prev.at)
           values.set(vk, { item: i + 1, statId, value: s.value, at: it.observedAt });
       }
-      if (it.sessionId === null) continue;
-      const sk = `${playerKeys[i]}/${it.sessionId}`;
-      sessions.set(sk, {
-        workspace_id: it.workspaceId,
-        player_uuid: it.player.uuid,
-        session_id: it.sessionId,
-        server_id: it.serverId,
-        season_id: it.seasonId,
-        mod_version: it.client.modVersion,
-        game_version: it.client.gameVersion,
-        loader_version: it.client.loaderVersion,
-        ended: it.events.some((e) => e.type === 'SESSION_ENDED') || sessions.get(sk)?.ended === true,
-      });
-      for (const e of it.events) {
-        const ek = `${it.workspaceId}/${e.id}`;
-        if (events.has(ek)) continue;
-        events.set(ek, {
+      if (it.sessionId !== null) {
+        const sk = `${playerKeys[i]}/${it.sessionId}`;
+        sessions.set(sk, {
           workspace_id: it.workspaceId,
-          id: e.id,
           player_uuid: it.player.uuid,
           session_id: it.sessionId,
           server_id: it.serverId,
           season_id: it.seasonId,
-          type: e.type,
-          occurred_at: e.occurredAt,
-          payload: e.payload,
+          mod_version: it.client.modVersion,
+          game_version: it.client.gameVersion,
+          loader_version: it.client.loaderVersion,
+          ended: it.events.some((e) => e.type === 'SESSION_ENDED') || sessions.get(sk)?.ended === true,
         });
+        for (const e of it.events) {
+          const ek = `${it.workspaceId}/${e.id}`;
+          if (events.has(ek)) continue;
+          events.set(ek, {
+            workspace_id: it.workspaceId,
+            id: e.id,
+            player_uuid: it.player.uuid,
+            session_id: it.sessionId,
+            server_id: it.serverId,
+            season_id: it.seasonId,
+            type: e.type,
+            occurred_at: e.occurredAt,
+            payload: e.payload,
+          });
+        }
       }
     }
     const statRows: repo.GroupRows['stats'] = [];

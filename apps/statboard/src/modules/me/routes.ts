@@ -5,6 +5,7 @@ import type { Principal } from '#src/access/principal.ts';
 import { PERMISSIONS, permissionsOf } from '#src/access/roles.ts';
 import { ADMIN_DOC, adminErrors, NullableString, Uuid } from '#src/http/schemas.ts';
 import { isLoopbackUrl } from '#src/lib/loopback-url.ts';
+import type { ReviewService } from '#src/modules/screening/service.ts';
 import type { SessionService } from '#src/modules/sessions/service.ts';
 import type { SetupService } from '#src/modules/setup/service.ts';
 import { Role } from '#src/modules/users/schemas.ts';
@@ -32,6 +33,10 @@ export const AdminMe = Type.Object(
     public_url_loopback: Type.Boolean({
       description: "PUBLIC_URL names the machine it is used on: players' clients cannot reach it",
     }),
+    open_reviews: Type.Integer({
+      description:
+        'Review items waiting for a decision in that workspace (held values of client uploads); 0 without one',
+    }),
   },
   { $id: 'AdminMe' },
 );
@@ -42,6 +47,7 @@ export interface MeServices {
   setup: SetupService;
   users: UserService;
   sessions: SessionService;
+  review: ReviewService;
 }
 
 /**
@@ -50,7 +56,7 @@ export interface MeServices {
  * act in another of them.
  */
 export function meRoutes(
-  { setup, users, sessions }: MeServices,
+  { setup, users, sessions, review }: MeServices,
   guards: AdminGuards,
   publicUrl: string,
 ): FastifyPluginAsyncTypebox {
@@ -66,6 +72,7 @@ export function meRoutes(
     workspaces: await users.memberships(p.userId),
     public_url: publicUrl,
     public_url_loopback: publicUrlLoopback,
+    open_reviews: p.workspaceId === null || p.role === null ? 0 : await review.openCount(p.workspaceId),
   });
   return async (app) => {
     await guards.enter(app);

@@ -204,16 +204,21 @@ export interface ErasedCounts {
 
 /**
  * Erases a player: the `players` row, and with it (by the foreign keys' cascade) every value, history point,
- * verified value, session and event of theirs. Returns what went, counted in the same statement.
+ * verified value, session and event of theirs, and their review items. Returns what went, counted in the same statement.
  */
 export async function erasePlayer(db: Queryable, playerId: string): Promise<ErasedCounts> {
   const rows = await db.query<ErasedCounts>(
-    `WITH gone AS (DELETE FROM players WHERE id = $1 RETURNING id)
+    `WITH gone AS (DELETE FROM players WHERE id = $1 RETURNING id, workspace_id, uuid),
+     -- Review items name the player by game UUID (a player held at first sight may have had no row).
+     reviews AS (
+       DELETE FROM review_items r USING gone g WHERE r.workspace_id = g.workspace_id AND r.player_uuid = g.uuid
+       RETURNING 1
+     )
      SELECT (SELECT count(*) FROM player_stats WHERE player_id = $1)::int AS values,
        (SELECT count(*) FROM stat_history WHERE player_id = $1)::int AS history,
        (SELECT count(*) FROM game_sessions WHERE player_id = $1)::int AS sessions,
        (SELECT count(*) FROM events WHERE player_id = $1)::int AS events,
-       (SELECT count(*) FROM gone)::int AS gone`,
+       (SELECT count(*) FROM gone)::int AS gone, (SELECT count(*) FROM reviews)::int AS reviews`,
     [playerId],
   );
   const r = rows[0]!;

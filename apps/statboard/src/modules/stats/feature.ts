@@ -1,4 +1,4 @@
-import { bool, need, workspaceOf } from '#src/cli-args.ts';
+import { bool, need, num, workspaceOf } from '#src/cli-args.ts';
 import type { Feature } from '#src/feature.ts';
 import { CLI_ACTOR } from '#src/modules/audit-log/service.ts';
 import { publicStatRoutes, statRoutes } from './routes.ts';
@@ -34,6 +34,21 @@ export const statsFeature = {
         return {
           json: { data: d },
           text: `Statistic ${d.key} (${d.display_name}, ${d.unit}): ${d.public ? 'public' : 'hidden'}, ${d.sort_order}`,
+        };
+      },
+    },
+    {
+      name: 'stat set',
+      usage: '--workspace W --stat KEY|ID --max-per-hour N|none',
+      run: async (s, v) => {
+        const limit = need(v, 'max-per-hour');
+        const d = await s.stats.update(CLI_ACTOR, await workspaceOf(s.workspaces, v), need(v, 'stat'), {
+          // `none`: no limit (client uploads of it are never held for their rate).
+          max_per_hour: limit === 'none' ? null : num(limit),
+        });
+        return {
+          json: { data: d },
+          text: `Statistic ${d.key}: ${d.max_per_hour === null ? 'no hourly limit' : `at most +${d.max_per_hour} an hour`}`,
         };
       },
     },

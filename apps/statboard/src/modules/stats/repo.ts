@@ -8,13 +8,15 @@ export interface StatDefinitionRow {
   display_name: string | null;
   unit: StatUnit | null;
   category: string | null;
+  /** Null: no limit. */
+  max_per_hour: number | null;
   public: boolean;
   sort_order: 'asc' | 'desc';
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = 'id, key, display_name, unit, category, public, sort_order, created_at, updated_at';
+const COLUMNS = 'id, key, display_name, unit, category, max_per_hour, public, sort_order, created_at, updated_at';
 
 export function listDefinitions(db: Queryable, workspaceId: string): Promise<StatDefinitionRow[]> {
   return db.query<StatDefinitionRow>(
@@ -62,12 +64,19 @@ export async function findDefinitionById(
 export async function updateDefinition(
   db: Queryable,
   id: string,
-  d: { public: boolean; displayName: string | null; unit: StatUnit | null; sortOrder: 'asc' | 'desc' },
+  d: {
+    public: boolean;
+    displayName: string | null;
+    unit: StatUnit | null;
+    sortOrder: 'asc' | 'desc';
+    maxPerHour: number | null;
+  },
 ): Promise<StatDefinitionRow> {
   const rows = await db.query<StatDefinitionRow>(
-    `UPDATE stat_definitions SET public = $2, display_name = $3, unit = $4, sort_order = $5, updated_at = now()
+    `UPDATE stat_definitions SET public = $2, display_name = $3, unit = $4, sort_order = $5, max_per_hour = $6,
+       updated_at = now()
      WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, d.public, d.displayName, d.unit, d.sortOrder],
+    [id, d.public, d.displayName, d.unit, d.sortOrder, d.maxPerHour],
   );
   return rows[0]!;
 }

@@ -20,6 +20,13 @@ const DisplayName = Type.String({
     '("Time Played", "Stone Mined"), else the key',
 });
 
+const MaxPerHour = Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+  description:
+    "The most a client upload may raise the value in an hour of the service's clock (plus 0.1 h) before it is held for " +
+    "review; null: no limit. Defaults: 20,000,000 for the game's distances, 72,000 for its other statistics, null " +
+    'for other namespaces',
+});
+
 /** A statistic definition: created by ingest (public, descending); analysts and up change it. */
 export const StatDefinition = Type.Object(
   {
@@ -30,6 +37,7 @@ export const StatDefinition = Type.Object(
     unit: StatUnit,
     unit_is_default: Type.Boolean({ description: 'True until an admin sets it: the unit follows from the key' }),
     category: NullableString(),
+    max_per_hour: MaxPerHour,
     public: Type.Boolean(),
     sort_order: SortOrder,
     created_at: DateTime,
@@ -45,6 +53,7 @@ export const UpdateStatRequest = Type.Object({
   display_name: Type.Optional(NullableString({ maxLength: 255 })),
   unit: Type.Optional(Type.Union([StatUnit, Type.Null()])),
   sort_order: Type.Optional(SortOrder),
+  max_per_hour: Type.Optional(MaxPerHour),
 });
 
 /** A public statistic as key reads see it (`GET /stats`). */

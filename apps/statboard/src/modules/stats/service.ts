@@ -22,6 +22,7 @@ function toDefinition(row: repo.StatDefinitionRow): StatDefinition {
     unit: row.unit ?? defaultStatUnit(row.key),
     unit_is_default: row.unit === null,
     category: row.category,
+    max_per_hour: row.max_per_hour,
     public: row.public,
     sort_order: row.sort_order,
     created_at: isoRequired(row.created_at),
@@ -92,6 +93,7 @@ export class StatDefinitionService {
           displayName: body.display_name === undefined ? row.display_name : body.display_name?.trim() || null,
           unit: body.unit === undefined ? row.unit : body.unit,
           sortOrder: body.sort_order ?? row.sort_order,
+          maxPerHour: body.max_per_hour === undefined ? row.max_per_hour : body.max_per_hour,
         }),
       );
       await this.changes.publish(tx, { topic: 'definition', workspaceId });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gameCatalog } from './game-catalog.ts';
-import { defaultStatName, defaultStatUnit, titleCase } from './stat-defaults.ts';
+import { defaultMaxPerHour, defaultStatName, defaultStatUnit, titleCase } from './stat-defaults.ts';
 
 describe('defaultStatName', () => {
   it("names custom statistics by the game's own English names", () => {
@@ -99,5 +99,20 @@ describe('defaultStatUnit', () => {
     expect(defaultStatUnit('minecraft.custom:minecraft.damage_reflected')).toBe('damage');
     expect(defaultStatUnit('minecraft.custom:minecraft.time_in_nether')).toBe('ticks');
     expect(defaultStatUnit('minecraft.custom:minecraft.timer_resets')).toBe('count');
+  });
+});
+
+describe('defaultMaxPerHour', () => {
+  it('allows an hour of ticks for times and counts, 200 km for distances, no limit for other namespaces', () => {
+    expect(defaultMaxPerHour('minecraft.custom:minecraft.play_time')).toBe(72_000);
+    expect(defaultMaxPerHour('minecraft.custom:minecraft.total_world_time')).toBe(72_000);
+    expect(defaultMaxPerHour('minecraft.custom:minecraft.sneak_time')).toBe(72_000);
+    expect(defaultMaxPerHour('minecraft.custom:minecraft.time_since_death')).toBe(72_000);
+    expect(defaultMaxPerHour('minecraft.custom:minecraft.walk_one_cm')).toBe(20_000_000);
+    expect(defaultMaxPerHour('minecraft.custom:minecraft.aviate_one_cm')).toBe(20_000_000);
+    expect(defaultMaxPerHour('minecraft.mined:minecraft.stone')).toBe(72_000);
+    expect(defaultMaxPerHour('minecraft.killed:minecraft.zombie')).toBe(72_000);
+    expect(defaultMaxPerHour('mymod.custom:points')).toBeNull();
+    expect(defaultMaxPerHour('server:kills')).toBeNull();
   });
 });

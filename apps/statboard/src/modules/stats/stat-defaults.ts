@@ -53,3 +53,21 @@ export function defaultStatUnit(key: string): StatUnit {
   if (/(^|_)time(_|$)/.test(k.path) || /\btime\b/i.test(name)) return 'ticks';
   return 'count';
 }
+
+/** The game's distances rise by at most this many centimetres an hour (200 km: faster than any way to travel). */
+const MAX_CM_PER_HOUR = 20_000_000;
+/** Every other game statistic: an hour of ticks (20 a second), which also bounds any count a player can reach. */
+const MAX_GAME_PER_HOUR = 72_000;
+
+/**
+ * How much a statistic may rise in an hour ("Trusting the numbers" in the README) until an admin sets it: the
+ * game's distances (`minecraft.custom:minecraft.*_one_cm`) 20,000,000, every other statistic the game counts
+ * (`minecraft.<type>:…`) 72,000, other namespaces no limit (null). Stored with the definition when ingest creates
+ * it; migration 0023 applied the same rule to those that existed.
+ */
+export function defaultMaxPerHour(key: string): number | null {
+  const k = parse(key);
+  if (!k) return null;
+  if (k.type === 'custom' && k.namespace === 'minecraft' && k.path.endsWith('_one_cm')) return MAX_CM_PER_HOUR;
+  return MAX_GAME_PER_HOUR;
+}

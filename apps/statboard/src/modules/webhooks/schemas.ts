@@ -9,6 +9,7 @@ export const WEBHOOK_EVENTS = [
   'api_key.rotated',
   'player.first_seen',
   'leaderboard.leader_changed',
+  'ingest.held',
   'webhook.test',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
