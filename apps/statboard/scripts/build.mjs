@@ -9,6 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
+
+/** `@statboard/sdk/format` and the like: resolved as Node resolves them (their `exports`), then bundled. */
+const workspacePackages = {
+  name: 'workspace-packages',
+  setup(b) {
+    b.onResolve({ filter: /^@statboard\// }, (args) => ({ path: fileURLToPath(import.meta.resolve(args.path)) }));
+  },
+};
 const dist = join(root, 'dist');
 
 const result = await build({
@@ -21,6 +29,8 @@ const result = await build({
   format: 'esm',
   target: 'node20',
   packages: 'external',
+  // The workspace's own packages are TypeScript sources (no build of their own): bundled, unlike the rest.
+  plugins: [workspacePackages],
   write: false,
   logLevel: 'warning',
 });

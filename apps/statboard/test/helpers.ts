@@ -60,6 +60,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     RATE_LIMIT_PER_MINUTE: '0',
     AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
     LOGIN_LIMIT_PER_MINUTE: '0',
+    PUBLIC_PAGE_LIMIT_PER_MINUTE: '0',
     ...overrides,
   });
 }

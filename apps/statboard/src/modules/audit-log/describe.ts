@@ -45,6 +45,7 @@ const TARGET_NOUNS: Record<string, string> = {
   webhook: 'webhook',
   workspace: 'workspace',
   bootstrap_token: 'bootstrap token',
+  public_site: 'public site',
 };
 
 type Fields = Record<string, unknown>;
@@ -175,6 +176,10 @@ function sentence(r: DescribedRecord, name: string | null): string {
       return `Deleted ${it}`;
     case 'WEBHOOK_SECRET_ROTATED':
       return `Rotated the signing secret of ${it}`;
+    case 'PUBLIC_SITE_UPDATED':
+      if (before?.enabled !== true && after?.enabled === true) return 'Turned the public site on';
+      if (before?.enabled === true && after?.enabled === false) return 'Turned the public site off';
+      return 'Changed the public site';
     default:
       return name === null ? plainAction(r.action) : `${plainAction(r.action)}: ${name}`;
   }

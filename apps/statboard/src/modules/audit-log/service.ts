@@ -33,7 +33,8 @@ export type AuditAction =
   | 'WEBHOOK_CREATED'
   | 'WEBHOOK_UPDATED'
   | 'WEBHOOK_DELETED'
-  | 'WEBHOOK_SECRET_ROTATED';
+  | 'WEBHOOK_SECRET_ROTATED'
+  | 'PUBLIC_SITE_UPDATED';
 
 /** Changes made with `npx statboard`. */
 export const CLI_ACTOR: Actor = Object.freeze({ userId: null, label: 'cli', ip: null, requestId: null });
