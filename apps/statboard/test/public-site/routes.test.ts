@@ -188,7 +188,7 @@ describe('the pages', () => {
     expect(res.headers['x-frame-options']).toBeUndefined();
     expect((await save({ ...ON, embed_origins: ['https://club.example'] })).statusCode).toBe(200);
     res = await page(embed);
-    expect(res.headers['content-security-policy']).toContain('frame-ancestors https://club.example');
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self' https://club.example");
     expect(res.headers['x-frame-options']).toBeUndefined();
     expect((await page(`${base}/`)).headers['x-frame-options']).toBe('DENY');
     expect((await save(ON)).statusCode).toBe(200);

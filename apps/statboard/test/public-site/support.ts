@@ -16,7 +16,7 @@ export const HIDDEN_PLAYER = { uuid: '0b7e1d2c-3a4f-4b5e-8c6d-7e8f9a0b1c2d', use
 
 const NAMES = [
   'Alex',
-  'Steve',
+  'Sunny_Steve',
   'Notch_Fan',
   'Creeper99',
   'Builder_Bob',

@@ -6,9 +6,9 @@ export interface ChartPoint {
   value: number;
 }
 
-const W = 640;
-const H = 220;
-const PAD = { left: 64, right: 12, top: 12, bottom: 28 };
+const W = 480;
+const H = 200;
+const PAD = { left: 70, right: 8, top: 14, bottom: 30 };
 
 /**
  * A value over time as an inline SVG drawn on the server (no script): a step line (a value holds until the next

@@ -16,7 +16,7 @@ const SITE_STYLE = `:root{color-scheme:light dark;--bg:#f6f7f5;--surface:#fff;--
 :root.light{color-scheme:light}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,\
-"Helvetica Neue",Arial,sans-serif;overflow-wrap:anywhere}
+"Helvetica Neue",Arial,sans-serif;overflow-wrap:break-word}
 a{color:var(--link)}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:var(--surface);padding:.5rem}
@@ -30,13 +30,14 @@ h1{font-size:1.6rem;line-height:1.25;margin:.25rem 0 .5rem}
 h2{font-size:1.2rem;margin:0 0 .5rem}
 .lead{color:var(--muted);margin:0 0 1rem}
 .muted{color:var(--muted)}
-.grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,17rem),1fr))}
+.grid{display:grid;gap:1rem;margin:0 0 1rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,17rem),1fr))}
+.grid>.card{margin:0}
 section.card,.card{background:var(--surface);border:1px solid var(--border);border-radius:8px;padding:1rem;margin:0 0 1rem}
 table{width:100%;border-collapse:collapse}
 caption{text-align:left;font-weight:600;padding:0 0 .25rem}
 th,td{text-align:left;padding:.35rem .4rem;border-bottom:1px solid var(--border);vertical-align:top}
 th{font-size:.875rem;color:var(--muted);font-weight:600}
-td.n,th.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}td.n{white-space:nowrap}
 td.r,th.r{width:3rem;white-space:nowrap;font-variant-numeric:tabular-nums}
 tr:last-child td{border-bottom:0}
 form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:0 0 1rem}
@@ -50,7 +51,7 @@ color:var(--accent-text);border:1px solid var(--accent);border-radius:8px;cursor
 .chart .line{fill:none;stroke:var(--accent);stroke-width:2.5}
 .chart .dot{fill:var(--accent)}
 .chart .grid{stroke:var(--border);stroke-width:1}
-.chart text{fill:var(--muted);font-size:12px}
+.chart text{fill:var(--muted);font-size:15px}
 ul.plain{list-style:none;margin:0;padding:0}ul.plain li{padding:.25rem 0;border-bottom:1px solid var(--border)}
 ul.plain li:last-child{border-bottom:0}
 footer{max-width:56rem;margin:0 auto;padding:0 1rem 2rem;color:var(--muted);font-size:.875rem}
