@@ -111,6 +111,11 @@ export class PageRenderer {
     return sitePage(head, { title: ctx.site.title, base: ctx.base }, body);
   }
 
+  /** The workspace's seasons, from the cached answer of `GET /seasons`. */
+  private async seasonList(ctx: Ctx): Promise<Season[]> {
+    return parse<{ data: Season[] }>(await this.s.seasons.listJson(ctx.key)).data;
+  }
+
   private async activeSeason(workspaceId: string): Promise<Season | null> {
     return this.s.seasons.active(workspaceId);
   }
@@ -179,7 +184,7 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
   }
 
   private async seasons(ctx: Ctx): Promise<RenderedHtml> {
-    const list = await this.s.seasons.list(ctx.site.workspaceId);
+    const list = await this.seasonList(ctx);
     const first = ctx.site.settings.featured_stats.find((k) => ctx.catalog.has(k)) ?? null;
     const rows = list
       .map((s) => {
@@ -307,7 +312,7 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
     const table = stats.length
       ? `<table><caption class="sr">Statistics of ${h(username)} in ${h(season.name)}</caption><thead><tr><th scope="col">Statistic</th><th scope="col" class="n">Value</th><th scope="col" class="n">Rank</th></tr></thead><tbody>${rows}</tbody></table>`
       : '<p class="muted">No values in this season.</p>';
-    const seasons = (await this.s.seasons.list(ctx.site.workspaceId)).filter((s) => s.id !== season.id);
+    const seasons = (await this.seasonList(ctx)).filter((s) => s.id !== season.id);
     const others = seasons.length
       ? `<section class="card" aria-labelledby="seasons-h"><h2 id="seasons-h">Other seasons</h2><ul class="plain">${seasons.map((s) => `<li><a href="${h(`${playerLink(ctx, username)}?season=${encodeURIComponent(s.slug)}`)}">${h(s.name)}</a>${s.active ? ' <span class="muted">(running)</span>' : ''}</li>`).join('')}</ul></section>`
       : '';
@@ -342,7 +347,7 @@ ${chart}<section class="card" aria-labelledby="values-h"><h2 id="values-h">Stati
     if (!board) return null;
     const entries = board.entries.slice(0, BOARD_PAGE_SIZE);
     if (entries.length === 0 && pageNo > 1) return null;
-    const seasons = await this.s.seasons.list(ctx.site.workspaceId);
+    const seasons = await this.seasonList(ctx);
     const path = `/leaderboards/${encodeURIComponent(stat.key)}`;
     const switcher = `<form method="get" action="${h(ctx.base + path)}"><label for="season">Season</label><select id="season" name="season">${seasons.map((s) => `<option value="${h(s.slug)}"${s.id === season.id ? ' selected' : ''}>${h(s.name)}${s.active ? ' (running)' : ''}</option>`).join('')}</select><button type="submit">Show</button></form>`;
     const table = entries.length
