@@ -87,7 +87,7 @@ describe.skipIf(!haveBrowser)('the public site in a browser', () => {
       },
     });
     expect(res.statusCode, res.body).toBe(200);
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();

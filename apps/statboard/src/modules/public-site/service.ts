@@ -107,13 +107,13 @@ export class PublicSiteService {
     const origins: string[] = [];
     for (const [i, raw] of body.embed_origins.entries()) {
       const origin = normalizeOrigin(raw);
-      if (origin === null) p.add(`embed_origins/${i}`, 'must be an origin such as https://club.example (no path)');
+      if (origin === null) p.add(`embed_origins.${i}`, 'must be an origin such as https://club.example (no path)');
       else if (!origins.includes(origin)) origins.push(origin);
     }
     return this.db.transaction(async (tx) => {
       const known = new Set(await repo.existingStatKeys(tx, workspaceId, featured));
       for (const [i, key] of featured.entries()) {
-        if (!known.has(key)) p.add(`featured_stats/${i}`, `no statistic '${key}' in this workspace`);
+        if (!known.has(key)) p.add(`featured_stats.${i}`, `must be a statistic of this workspace ('${key}' is not)`);
       }
       p.throwIfAny('The public site settings are invalid.');
       const before = toSettings(await repo.findSite(tx, workspaceId));
