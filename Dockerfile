@@ -28,6 +28,8 @@ RUN npm ci --omit=dev --no-audit --no-fund
 COPY tsconfig.json tsconfig.base.json ./
 COPY apps/statboard apps/statboard
 COPY packages/game-files packages/game-files
+# The one module of the SDK the service uses (formatting values for the public site), bundled by the build.
+COPY packages/sdk/src packages/sdk/src
 COPY --from=console /build/apps/console/dist apps/console/dist
 # The service's sources bundled into apps/statboard/dist/server.js, as `npm start` does before it starts.
 RUN node apps/statboard/scripts/build.mjs

@@ -35,6 +35,7 @@ export const PAGES: readonly ConsolePage[] = [
   { path: '/keys', component: 'Keys', nav: { group: 'Setup', label: 'API keys' } },
   { path: '/webhooks', component: 'Webhooks', nav: { group: 'Setup', label: 'Webhooks' } },
   { path: '/webhooks/:id', component: 'Webhook' },
+  { path: '/public-site', component: 'PublicSite', nav: { group: 'Setup', label: 'Public site' } },
   { path: '/users', component: 'Users', nav: { group: 'Team', label: 'Users and roles' }, permission: 'read:users' },
   { path: '/audit-log', component: 'AuditLog', nav: { group: 'Team', label: 'Audit log' }, permission: 'read:users' },
   // Where the CLI and the start-up log send people with a bootstrap token; the header links to it.

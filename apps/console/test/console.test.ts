@@ -654,6 +654,41 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await page.getByRole('heading', { name: /Herobrine on/ }).waitFor();
   }, 60_000);
 
+  it('publishes the public site with a featured statistic; its link, the embed snippet and a live preview', async () => {
+    await nav('Public site').click();
+    await page.getByRole('heading', { name: 'Public site', level: 1 }).waitFor();
+    await page.getByLabel('Publish the public site').check();
+    await page.getByLabel('Title', { exact: true }).fill('Survival Club');
+    const add = page.getByRole('combobox', { name: 'Add a statistic' });
+    await add.fill('played');
+    await add.press('ArrowDown');
+    await add.press('Enter');
+    await page.getByRole('list', { name: 'Featured statistics' }).getByText('Time Played').waitFor();
+    const origins = page.getByLabel('Sites that may embed leaderboards');
+    await origins.fill('club.example/page');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page
+      .getByText(/must be an origin/)
+      .first()
+      .waitFor();
+    await look('public-site-invalid');
+    await origins.fill('');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('The site is published at').waitFor();
+    const preview = page.frameLocator('iframe[title="Preview of the embedded leaderboard"]');
+    await preview.getByRole('link', { name: 'Alex' }).waitFor();
+    expect(await page.getByLabel('Embed snippet').inputValue()).toContain(
+      '/embed/leaderboard/minecraft.custom%3Aminecraft.play_time',
+    );
+    await look('public-site');
+    const link = await page.getByRole('link', { name: /\/p\/.+\/$/ }).getAttribute('href');
+    const visitor = await browser.newPage();
+    await visitor.goto(link!);
+    expect(await visitor.locator('h1').textContent()).toBe('Survival Club');
+    await visitor.getByRole('heading', { name: 'Time Played' }).waitFor();
+    await visitor.close();
+  }, 120_000);
+
   it('lets a member of two workspaces pick one in the header; every page then shows that one, remembered', async () => {
     const actor = { userId: null, label: 'cli', ip: null, requestId: null };
     const second = await services.workspaces.create(actor, { name: 'Creative Realm', slug: 'creative' });

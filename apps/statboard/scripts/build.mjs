@@ -9,6 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
+
+/** `@statboard/sdk/format` and the like: resolved as Node resolves them (their `exports`), then bundled. */
+const workspacePackages = {
+  name: 'workspace-packages',
+  setup(b) {
+    b.onResolve({ filter: /^@statboard\// }, (args) => ({ path: fileURLToPath(import.meta.resolve(args.path)) }));
+  },
+};
 const dist = join(root, 'dist');
 
 const result = await build({
@@ -20,18 +28,9 @@ const result = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Packages stay imports, except this repository's own TypeScript ones (packages/game-files), which Node cannot
-  // load: they are bundled.
-  plugins: [
-    {
-      name: 'external-packages',
-      setup(b) {
-        b.onResolve({ filter: /^[^./#]/ }, (args) =>
-          args.path.startsWith('@statboard/') ? undefined : { path: args.path, external: true },
-        );
-      },
-    },
-  ],
+  packages: 'external',
+  // The workspace's own packages are TypeScript sources (no build of their own): bundled, unlike the rest.
+  plugins: [workspacePackages],
   write: false,
   logLevel: 'warning',
 });

@@ -53,6 +53,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
     config.rateLimitPerMinute,
     config.authFailureLimitPerMinute,
     config.loginLimitPerMinute,
+    config.publicPageLimitPerMinute,
   );
   const reads = new FastReads(services.verifier, limits, fastReads && limits.inProcess);
   const cors = new Cors(config.corsOrigins);

@@ -43,6 +43,8 @@ export interface Config {
   readonly authFailureLimitPerMinute: number;
   /** Logins started per minute per client IP before 429 (0: no limit). */
   readonly loginLimitPerMinute: number;
+  /** Public site pages per minute per client IP before 429 (PUBLIC_PAGE_LIMIT_PER_MINUTE; 0: no limit). */
+  readonly publicPageLimitPerMinute: number;
   /** Bytes of cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB; 0: none, every read is a query). */
   readonly playerCacheBytes: number;
   /** Entries of full rank boards kept in memory: half of RANK_CACHE_MB at most (RANK_BOARD_BYTES_PER_ENTRY each). */
@@ -201,6 +203,7 @@ export function loadConfig(env: Env = process.env): Config {
   const rateLimitPerMinute = intVar(env, 'RATE_LIMIT_PER_MINUTE', 6_000, 0, 10_000_000, problems);
   const clientNewStatsPerDay = intVar(env, 'CLIENT_NEW_STATS_PER_DAY', 50, 0, 1_000_000, problems);
   const authFailureLimitPerMinute = intVar(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 300, 0, 10_000_000, problems);
+  const publicPageLimitPerMinute = intVar(env, 'PUBLIC_PAGE_LIMIT_PER_MINUTE', 600, 0, 10_000_000, problems);
   const corsOrigins: string[] = [];
   for (const raw of (str(env, 'CORS_ORIGINS') ?? '').split(',')) {
     const o = raw.trim();
@@ -296,6 +299,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute,
     authFailureLimitPerMinute,
     loginLimitPerMinute,
+    publicPageLimitPerMinute,
     playerCacheBytes: playerCacheMb * 1024 * 1024,
     // Full boards take half of the budget at most: the rest holds compact boards (which every large board needs).
     rankCacheEntries: Math.floor((rankCacheMb * 1024 * 1024) / 2 / RANK_BOARD_BYTES_PER_ENTRY),

@@ -10,6 +10,7 @@ import { leaderboardsFeature } from './modules/leaderboards/feature.ts';
 import { meFeature } from './modules/me/feature.ts';
 import { onlineFeature } from './modules/online/feature.ts';
 import { playersFeature } from './modules/players/feature.ts';
+import { publicSiteFeature } from './modules/public-site/feature.ts';
 import { screeningFeature } from './modules/screening/feature.ts';
 import { seasonsFeature } from './modules/seasons/feature.ts';
 import { serversFeature } from './modules/servers/feature.ts';
@@ -46,6 +47,7 @@ const LISTED = [
   setupFeature,
   importFeature,
   sessionsFeature,
+  publicSiteFeature,
 ] as const;
 
 export const FEATURES: readonly Feature[] = LISTED;

@@ -62,6 +62,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     CLIENT_NEW_STATS_PER_DAY: '0',
     AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
     LOGIN_LIMIT_PER_MINUTE: '0',
+    PUBLIC_PAGE_LIMIT_PER_MINUTE: '0',
     ...overrides,
   });
 }

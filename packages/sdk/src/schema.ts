@@ -354,6 +354,24 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/public-site": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's public site: on or off, title, description, featured statistics, embedding origins */
+        get: operations["getPublicSite"];
+        /** Replaces the public site settings (statistic keys must exist; origins are scheme://host[:port]) */
+        put: operations["updatePublicSite"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/review": {
         parameters: {
             query?: never;
@@ -1111,6 +1129,18 @@ export type components = {
             blocked_by: string | null;
             /** Format: uuid */
             uuid: string;
+        };
+        PublicSiteSettings: {
+            /** @description One or two sentences shown under the title */
+            description: string;
+            /** @description Origins (`https://club.example`, `http://127.0.0.1:8080`) whose pages may frame the embeds; empty: any */
+            embed_origins: string[];
+            /** @description The pages at `/p/<workspace slug>/` answer (off: they are 404) */
+            enabled: boolean;
+            /** @description Statistic keys whose top 10 the home page shows, in order (hidden ones are left out) */
+            featured_stats: string[];
+            /** @description The site's name (empty: the workspace's name) */
+            title: string;
         };
         PublicStat: {
             /** @description The key's first segment (`minecraft.custom` of `minecraft.custom:…`) */
@@ -2774,6 +2804,119 @@ export interface operations {
             };
             /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPublicSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicSiteSettings"];
+                    };
+                };
+            };
+            /** @description No session (UNAUTHENTICATED), or an invalid API key was sent (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updatePublicSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One or two sentences shown under the title */
+                    description: string;
+                    /** @description Origins (`https://club.example`, `http://127.0.0.1:8080`) whose pages may frame the embeds; empty: any */
+                    embed_origins: string[];
+                    /** @description The pages at `/p/<workspace slug>/` answer (off: they are 404) */
+                    enabled: boolean;
+                    /** @description Statistic keys whose top 10 the home page shows, in order (hidden ones are left out) */
+                    featured_stats: string[];
+                    /** @description The site's name (empty: the workspace's name) */
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicSiteSettings"];
+                    };
+                };
+            };
+            /** @description Unparseable JSON or a wrong content type (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session (UNAUTHENTICATED), or an invalid API key was sent (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An API key was sent, the Origin is not PUBLIC_URL, or the role does not allow this (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (INVALID_PAYLOAD); `details` maps field paths to messages */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -215,6 +215,18 @@ TABLE players
   trigger CREATE TRIGGER players_count_truncate AFTER TRUNCATE ON players FOR EACH STATEMENT EXECUTE FUNCTION players_count_truncated()
   trigger CREATE TRIGGER players_count_update AFTER UPDATE OF public, workspace_id ON players FOR EACH ROW WHEN (old.public IS DISTINCT FROM new.public OR old.workspace_id IS DISTINCT FROM new.workspace_id) EXECUTE FUNCTION players_count_updated()
 
+TABLE public_sites
+  column workspace_id uuid NOT NULL
+  column enabled boolean NOT NULL DEFAULT false
+  column title text NOT NULL DEFAULT ''::text
+  column description text NOT NULL DEFAULT ''::text
+  column featured_stats text[] NOT NULL DEFAULT '{}'::text[]
+  column embed_origins text[] NOT NULL DEFAULT '{}'::text[]
+  column updated_at timestamp with time zone NOT NULL DEFAULT now()
+  constraint public_sites_pkey PRIMARY KEY (workspace_id)
+  constraint public_sites_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+  index CREATE UNIQUE INDEX public_sites_pkey ON public.public_sites USING btree (workspace_id)
+
 TABLE review_items
   column id uuid NOT NULL DEFAULT gen_random_uuid()
   column workspace_id uuid NOT NULL

@@ -31,6 +31,15 @@ export function contentSecurityPolicy(changes: CspChanges = {}): string {
 
 export const DEFAULT_HTML_POLICY = contentSecurityPolicy();
 
+/**
+ * The `frame-ancestors` value of a page that sites may frame (an embed): the listed origins (and the service's
+ * own pages, such as the console's preview), or any web origin (`*`) when none are listed. Every other HTML
+ * answer keeps `'none'`.
+ */
+export function frameAncestors(origins: readonly string[]): string {
+  return origins.length === 0 ? '*' : `'self' ${origins.join(' ')}`;
+}
+
 const HTML = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
 const FRAME_ANCESTORS = /(?:^|;)\s*frame-ancestors\b([^;]*)/i;
 

@@ -150,13 +150,14 @@ function refuseOver(hit: Hit): void {
   }
 }
 
-/** The two limits behind `RATE_LIMITED` (429 with Retry-After), as the key guard applies them. */
+/** The limits behind `RATE_LIMITED` (429 with Retry-After): per key, per address (failed authentications, logins, public pages). */
 export class RequestLimits {
   constructor(
     private readonly limiter: RateLimiter,
     private readonly perKey: number,
     private readonly authFailuresPerIp: number,
     private readonly loginsPerIp = 0,
+    private readonly publicPagesPerIp = 0,
   ) {}
 
   /**
@@ -184,6 +185,11 @@ export class RequestLimits {
   /** Counts a login started from the client's address (each stores a pending login until it expires). */
   async loginStart(request: FastifyRequest): Promise<void> {
     await this.check(`login:${request.ip}`, this.loginsPerIp);
+  }
+
+  /** Counts a public site page asked for from the client's address (every page, cached or not, and the 404s). */
+  publicPage(request: FastifyRequest): undefined | Promise<void> {
+    return this.check(`site:${request.ip}`, this.publicPagesPerIp);
   }
 
   /** Resolves when counting can start (Redis connected, or given up on). */

@@ -225,6 +225,23 @@ const ROUTES: AdminRoute[] = [
   },
   {
     method: 'GET',
+    path: '/admin/public-site',
+    allowed: READERS,
+    ok: 200,
+    make: async () => ({ url: '/api/v1/admin/public-site' }),
+  },
+  {
+    method: 'PUT',
+    path: '/admin/public-site',
+    allowed: ADMINS,
+    ok: 200,
+    make: async () => ({
+      url: '/api/v1/admin/public-site',
+      body: { enabled: false, title: `Site ${++n}`, description: '', featured_stats: [], embed_origins: [] },
+    }),
+  },
+  {
+    method: 'GET',
     path: '/admin/webhooks/{webhook}/deliveries',
     allowed: ADMINS,
     ok: 200,

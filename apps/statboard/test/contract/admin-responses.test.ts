@@ -363,6 +363,18 @@ describe(`admin responses match the served OpenAPI document (${DB_KIND})`, () =>
     expect((await call(team.browsers.none, 'POST', T, T, { body: { token } })).statusCode).toBe(409);
   });
 
+  it('GET|PUT /admin/public-site: 200 (every role reads, admins write), 401, 403, 422', async () => {
+    const T = '/api/v1/admin/public-site';
+    expect((await call(readonly(), 'GET', T, T)).json()).toMatchObject({ data: { enabled: false } });
+    expect((await call(null, 'GET', T, T)).statusCode).toBe(401);
+    expect((await call(team.browsers.none, 'GET', T, T)).statusCode).toBe(403);
+    const body = { enabled: true, title: 'Team', description: '', featured_stats: [STAT_KEY], embed_origins: [] };
+    expect((await call(admin(), 'PUT', T, T, { body })).json()).toMatchObject({ data: { enabled: true } });
+    expect((await call(readonly(), 'PUT', T, T, { body })).statusCode).toBe(403);
+    expect((await call(null, 'PUT', T, T, { body })).statusCode).toBe(401);
+    expect((await call(admin(), 'PUT', T, T, { body: { ...body, embed_origins: ['nope'] } })).statusCode).toBe(422);
+  });
+
   it('lists ingest rejections (every role), 401 without a session, 403 for an API key', async () => {
     const T = '/api/v1/admin/ingest/rejections';
     expect((await call(readonly(), 'GET', T, T)).statusCode).toBe(200);

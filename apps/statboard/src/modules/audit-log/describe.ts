@@ -46,6 +46,7 @@ const TARGET_NOUNS: Record<string, string> = {
   workspace: 'workspace',
   bootstrap_token: 'bootstrap token',
   review_item: 'held values of',
+  public_site: 'public site',
 };
 
 type Fields = Record<string, unknown>;
@@ -199,6 +200,10 @@ function sentence(r: DescribedRecord, name: string | null): string {
         ? `Approved ${what} of ${whose}: stored`
         : `Rejected ${what} of ${whose}: discarded`;
     }
+    case 'PUBLIC_SITE_UPDATED':
+      if (before?.enabled !== true && after?.enabled === true) return 'Turned the public site on';
+      if (before?.enabled === true && after?.enabled === false) return 'Turned the public site off';
+      return 'Changed the public site';
     default:
       return name === null ? plainAction(r.action) : `${plainAction(r.action)}: ${name}`;
   }

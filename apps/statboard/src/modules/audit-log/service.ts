@@ -38,7 +38,8 @@ export type AuditAction =
   | 'WEBHOOK_DELETED'
   | 'WEBHOOK_SECRET_ROTATED'
   | 'REVIEW_APPROVED'
-  | 'REVIEW_REJECTED';
+  | 'REVIEW_REJECTED'
+  | 'PUBLIC_SITE_UPDATED';
 
 /** Changes made with `npx statboard`. */
 export const CLI_ACTOR: Actor = Object.freeze({ userId: null, label: 'cli', ip: null, requestId: null });

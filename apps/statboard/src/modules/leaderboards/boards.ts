@@ -425,6 +425,7 @@ function touches(c: Change, ref: BoardRef): boolean {
     c.topic === 'server' ||
     c.topic === 'roster' ||
     c.topic === 'webhook' ||
+    c.topic === 'site' ||
     c.topic === 'session'
   )
     return false;

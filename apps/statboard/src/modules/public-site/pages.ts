@@ -1,0 +1,452 @@
+import type { Static } from '@sinclair/typebox';
+import { formatStatValue } from '@statboard/sdk/format';
+import type { AuthKey } from '#src/access/auth-key.ts';
+import { AppError } from '#src/errors.ts';
+import type { Services } from '#src/feature.ts';
+import { isUuid } from '#src/lib/uuid.ts';
+import type { History } from '#src/modules/history/service.ts';
+import type { Rank as RankSchema } from '#src/modules/leaderboards/schemas.ts';
+import type { Leaderboard } from '#src/modules/leaderboards/service.ts';
+import type { PlayerStatsResponse } from '#src/modules/players/schemas.ts';
+import type { PlayerPage } from '#src/modules/players/service.ts';
+import type { Season } from '#src/modules/seasons/service.ts';
+import type { PublicStat } from '#src/modules/stats/schemas.ts';
+import { lineChart } from './chart.ts';
+import { embedPage, h, type PageHead, sitePage } from './html.ts';
+import { type PublicSite, siteKey } from './service.ts';
+
+/** Entries of a leaderboard page, and of the home page's boards. */
+export const BOARD_PAGE_SIZE = 50;
+const HOME_TOP = 10;
+/** Pages past the top that the key routes serve (`offset` ≤ 10,000). */
+export const MAX_BOARD_PAGE = 201;
+/** Players listed as online on the home page (the rest are counted). */
+const ONLINE_SHOWN = 100;
+const DAY_MS = 86_400_000;
+
+/** What a page is, from its address: what the renderer needs, and the page cache's key. */
+export type PageRequest =
+  | { kind: 'home' }
+  | { kind: 'seasons' }
+  | { kind: 'players'; q: string; page: number }
+  | { kind: 'player'; ref: string; season: string | null; stat: string | null }
+  | { kind: 'board'; stat: string; season: string | null; page: number }
+  | { kind: 'embed'; stat: string; season: string | null; limit: number; theme: 'light' | 'dark' | null };
+
+/** A rendered page: 200 with its HTML, or null: the one 404 page. */
+export type RenderedHtml = string | null;
+
+type OnlineAnswer = {
+  data: { player: { uuid: string; username: string }; server: { name: string } }[];
+};
+type StatsAnswer = Static<typeof PlayerStatsResponse>;
+type Rank = Static<typeof RankSchema>;
+
+const dates = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+const shortDates = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+function day(iso: string | null): string {
+  return iso === null ? '' : dates.format(new Date(iso));
+}
+
+function parse<T>(buffer: Buffer): T {
+  return JSON.parse(buffer.toString('utf8')) as T;
+}
+
+/** A service's answer, parsed; an expected refusal (unknown season, statistic or player) is null. */
+async function read<T>(answer: () => Buffer | Promise<Buffer>): Promise<T | null> {
+  try {
+    return parse<T>(await answer());
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) return null;
+    throw err;
+  }
+}
+
+/**
+ * Renders the public pages from the services the key routes use (leaderboards, players, history, online), read
+ * with the site's key ({@link siteKey}): the same numbers (network totals, season scoring) and the same rule that
+ * only public players and statistics show. Anything a page needs that is not there makes it the 404 page.
+ */
+export class PageRenderer {
+  constructor(
+    private readonly s: Services,
+    /** PUBLIC_URL, without a trailing slash. */
+    private readonly publicUrl: string,
+    /** The clock of the 30-day charts. */
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async render(site: PublicSite, req: PageRequest): Promise<RenderedHtml> {
+    const key = siteKey(site.workspaceId);
+    const catalog = await this.catalog(site.workspaceId);
+    const ctx: Ctx = { site, key, catalog, base: `/p/${encodeURIComponent(site.slug)}` };
+    switch (req.kind) {
+      case 'home':
+        return this.home(ctx);
+      case 'seasons':
+        return this.seasons(ctx);
+      case 'players':
+        return this.players(ctx, req.q, req.page);
+      case 'player':
+        return this.player(ctx, req.ref, req.season, req.stat);
+      case 'board':
+        return this.board(ctx, req.stat, req.season, req.page);
+      case 'embed':
+        return this.embed(ctx, req.stat, req.season, req.limit, req.theme);
+    }
+  }
+
+  private async catalog(workspaceId: string): Promise<Map<string, PublicStat>> {
+    const list = parse<{ data: PublicStat[] }>(await this.s.stats.publicJson(workspaceId));
+    return new Map(list.data.map((d) => [d.key, d]));
+  }
+
+  private head(ctx: Ctx, path: string, title: string, description: string): PageHead {
+    const full = title === ctx.site.title ? title : `${title} · ${ctx.site.title}`;
+    return { title: full, description, url: `${this.publicUrl}${ctx.base}${path}` };
+  }
+
+  private page(ctx: Ctx, head: PageHead, body: string): string {
+    return sitePage(head, { title: ctx.site.title, base: ctx.base }, body);
+  }
+
+  /** The workspace's seasons, from the cached answer of `GET /seasons`. */
+  private async seasonList(ctx: Ctx): Promise<Season[]> {
+    return parse<{ data: Season[] }>(await this.s.seasons.listJson(ctx.key)).data;
+  }
+
+  private async activeSeason(workspaceId: string): Promise<Season | null> {
+    return this.s.seasons.active(workspaceId);
+  }
+
+  private async readableSeason(ctx: Ctx, ref: string | null): Promise<Season | null> {
+    try {
+      return await this.s.seasons.readable(ctx.key, ref ?? undefined);
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) return null;
+      throw err;
+    }
+  }
+
+  private top(ctx: Ctx, season: Season, stat: string, limit: number, offset = 0): Promise<Leaderboard | null> {
+    return read<Leaderboard>(() => this.s.leaderboards.json(ctx.key, { season: season.id, stat, limit, offset }));
+  }
+
+  private async home(ctx: Ctx): Promise<RenderedHtml> {
+    const { site, catalog } = ctx;
+    const season = await this.activeSeason(site.workspaceId);
+    const featured = site.settings.featured_stats.filter((k) => catalog.has(k));
+    const boards = season
+      ? await Promise.all(
+          featured.map(async (k) => ({ stat: catalog.get(k)!, board: await this.top(ctx, season, k, HOME_TOP) })),
+        )
+      : [];
+    const online = (await read<OnlineAnswer>(() => this.s.online.json(ctx.key)))?.data ?? [];
+    const intro = site.settings.description ? `<p class="lead">${h(site.settings.description)}</p>` : '';
+    const seasonLine = season
+      ? `<p>Season: <strong>${h(season.name)}</strong>${season.started_at ? `, since ${h(day(season.started_at))}` : ''}. <a href="${ctx.base}/seasons">All seasons</a></p>`
+      : `<p>No season is running right now. <a href="${ctx.base}/seasons">All seasons</a></p>`;
+    const search = searchForm(ctx, '');
+    const cards = boards
+      .map(({ stat, board }, i) => {
+        const rows = board?.entries ?? [];
+        const link = `${ctx.base}/leaderboards/${encodeURIComponent(stat.key)}`;
+        return `<section class="card" aria-labelledby="b${i}"><h2 id="b${i}"><a href="${h(link)}">${h(stat.display_name)}</a></h2>
+${rows.length ? entriesTable(ctx, rows, stat, `Top ${HOME_TOP}: ${stat.display_name}`) : '<p class="muted">No values yet.</p>'}
+<p><a href="${h(link)}">Full leaderboard<span class="sr">: ${h(stat.display_name)}</span></a></p></section>`;
+      })
+      .join('\n');
+    const shown = online.slice(0, ONLINE_SHOWN);
+    const onlineList = shown.length
+      ? `<ul class="plain">${shown.map((o) => `<li><a href="${playerLink(ctx, o.player.username)}">${h(o.player.username)}</a> <span class="muted">on ${h(o.server.name)}</span></li>`).join('')}</ul>${online.length > shown.length ? `<p class="muted">and ${online.length - shown.length} more</p>` : ''}`
+      : '<p class="muted">Nobody is online right now.</p>';
+    const top = boards
+      .filter((b) => b.board?.entries[0])
+      .slice(0, 2)
+      .map(
+        (b) =>
+          `${b.stat.display_name}: ${b.board!.entries[0]!.player.username} (${fmt(b.stat, b.board!.entries[0]!.value)})`,
+      );
+    const description = [
+      site.settings.description || `Leaderboards and player statistics of ${site.title}.`,
+      top.length ? `Leading: ${top.join('; ')}.` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    return this.page(
+      ctx,
+      this.head(ctx, '/', site.title, description),
+      `<h1>${h(site.title)}</h1>${intro}${seasonLine}${search}
+${cards ? `<div class="grid">${cards}</div>` : ''}
+<section class="card" aria-labelledby="online"><h2 id="online">Online now (${online.length})</h2>${onlineList}</section>`,
+    );
+  }
+
+  private async seasons(ctx: Ctx): Promise<RenderedHtml> {
+    const list = await this.seasonList(ctx);
+    const first = ctx.site.settings.featured_stats.find((k) => ctx.catalog.has(k)) ?? null;
+    const rows = list
+      .map((s) => {
+        const name = first
+          ? `<a href="${ctx.base}/leaderboards/${h(encodeURIComponent(first))}?season=${h(encodeURIComponent(s.slug))}">${h(s.name)}</a>`
+          : h(s.name);
+        const status = s.active
+          ? 'Running'
+          : s.ended_at && Date.parse(s.ended_at) <= this.now()
+            ? 'Ended'
+            : s.started_at && Date.parse(s.started_at) > this.now()
+              ? 'Starts later'
+              : 'Not running';
+        return `<tr><td>${name}</td><td>${h(status)}</td><td>${h(day(s.started_at)) || '—'}</td><td>${h(day(s.ended_at)) || '—'}</td></tr>`;
+      })
+      .join('');
+    const table = list.length
+      ? `<table><caption class="sr">Seasons</caption><thead><tr><th scope="col">Season</th><th scope="col">Status</th><th scope="col">Started</th><th scope="col">Ends</th></tr></thead><tbody>${rows}</tbody></table>`
+      : '<p class="muted">No seasons yet.</p>';
+    return this.page(
+      ctx,
+      this.head(
+        ctx,
+        '/seasons',
+        'Seasons',
+        `The seasons of ${ctx.site.title}: ${list.map((s) => s.name).join(', ') || 'none yet'}.`,
+      ),
+      `<h1>Seasons</h1><div class="card">${table}</div>`,
+    );
+  }
+
+  private async players(ctx: Ctx, q: string, pageNo: number): Promise<RenderedHtml> {
+    const found = await read<PlayerPage>(() =>
+      this.s.players.listJson(ctx.key, { ...(q ? { search: q } : {}), page: pageNo, perPage: BOARD_PAGE_SIZE }),
+    );
+    if (!found) return null;
+    const items = found.data
+      .map((p) => `<li><a href="${playerLink(ctx, p.username)}">${h(p.username)}</a></li>`)
+      .join('');
+    const total = found.meta.total;
+    const heading = q ? `Players matching “${q}”` : 'Players';
+    const query = q ? `q=${encodeURIComponent(q)}&` : '';
+    const pager = pagerLinks(ctx, `/players?${query}`, pageNo, pageNo * BOARD_PAGE_SIZE < total);
+    return this.page(
+      ctx,
+      this.head(ctx, '/players', heading, `${total} ${total === 1 ? 'player' : 'players'} of ${ctx.site.title}.`),
+      `<h1>${h(heading)}</h1>${searchForm(ctx, q)}
+<div class="card">${items ? `<ul class="plain">${items}</ul>` : '<p>No public player by that name.</p>'}</div>${pager}`,
+    );
+  }
+
+  private async findPlayer(ctx: Ctx, ref: string): Promise<{ uuid: string; username: string } | null> {
+    if (isUuid(ref)) {
+      try {
+        return await this.s.players.get(ctx.key, ref);
+      } catch (err) {
+        if (err instanceof AppError && err.status < 500) return null;
+        throw err;
+      }
+    }
+    if (ref.length > 64) return null;
+    const found = await read<PlayerPage>(() =>
+      this.s.players.listJson(ctx.key, { username: ref, page: 1, perPage: 1 }),
+    );
+    return found?.data[0] ?? null;
+  }
+
+  private async player(ctx: Ctx, ref: string, seasonRef: string | null, statRef: string | null): Promise<RenderedHtml> {
+    const found = await this.findPlayer(ctx, ref);
+    if (!found) return null;
+    const season = await this.readableSeason(ctx, seasonRef);
+    if (!season) return null;
+    const values = await read<StatsAnswer>(() => this.s.players.statsJson(ctx.key, found.uuid, season.id));
+    if (!values) return null;
+    const username = values.player.username;
+    const stats = values.stats
+      .filter((v) => ctx.catalog.has(v.key))
+      .map((v) => ({ ...v, def: ctx.catalog.get(v.key)! }));
+    const has = new Set(stats.map((v) => v.key));
+    // Ranks of the featured statistics (each a lookup in a rank board): what the home page ranks players by.
+    const ranked = ctx.site.settings.featured_stats.filter((k) => has.has(k));
+    const ranks = new Map<string, Rank>();
+    await Promise.all(
+      ranked.map(async (stat) => {
+        const r = await read<Rank>(() =>
+          this.s.leaderboards.rankJson(ctx.key, { season: season.id, stat, player: found.uuid, around: 0 }),
+        );
+        if (r) ranks.set(stat, r);
+      }),
+    );
+    const chartKey = statRef && has.has(statRef) ? statRef : (ranked[0] ?? stats[0]?.key ?? null);
+    let chart = '';
+    if (chartKey) {
+      const def = ctx.catalog.get(chartKey)!;
+      const history = await read<History>(() =>
+        this.s.history.historyJson(ctx.key, found.uuid, { stat: chartKey, season: season.id, interval: 'day' }),
+      );
+      const to = this.now();
+      const from = to - 30 * DAY_MS;
+      const points = (history?.points ?? []).map((p) => ({ at: Date.parse(p.at), value: p.value }));
+      const firstValue = points[0]?.value;
+      const lastValue = points.at(-1)?.value;
+      const summary =
+        points.length === 0
+          ? `No change of ${def.display_name} in the last 30 days.`
+          : `${def.display_name} went from ${fmt(def, firstValue!)} to ${fmt(def, lastValue!)} in the last 30 days.`;
+      const options = stats
+        .map(
+          (v) =>
+            `<option value="${h(v.key)}"${v.key === chartKey ? ' selected' : ''}>${h(v.def.display_name)}</option>`,
+        )
+        .join('');
+      chart = `<section class="card" aria-labelledby="chart-h"><h2 id="chart-h">${h(def.display_name)}, last 30 days</h2>
+${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 days`, summary, points, from, to, format: (v) => formatStatValue(v, def.unit, { style: 'axis' }), day: (t) => shortDates.format(new Date(t)) })}
+<p class="muted">${h(summary)}</p>
+<form method="get" action="${h(playerLink(ctx, username))}"><input type="hidden" name="season" value="${h(season.slug)}"><label for="stat">Chart another statistic</label><select id="stat" name="stat">${options}</select><button type="submit">Show</button></form></section>`;
+    }
+    const rows = stats
+      .map((v) => {
+        const r = ranks.get(v.key);
+        const board = `${ctx.base}/leaderboards/${encodeURIComponent(v.key)}?season=${encodeURIComponent(season.slug)}`;
+        return `<tr><td><a href="${h(board)}">${h(v.def.display_name)}</a></td><td class="n">${h(fmt(v.def, v.value))}</td><td class="n">${r ? `#${r.entry.rank}<span class="muted"> of ${r.total}</span>` : '<span class="muted">—</span>'}</td></tr>`;
+      })
+      .join('');
+    const table = stats.length
+      ? `<table><caption class="sr">Statistics of ${h(username)} in ${h(season.name)}</caption><thead><tr><th scope="col">Statistic</th><th scope="col" class="n">Value</th><th scope="col" class="n">Rank</th></tr></thead><tbody>${rows}</tbody></table>`
+      : '<p class="muted">No values in this season.</p>';
+    const seasons = (await this.seasonList(ctx)).filter((s) => s.id !== season.id);
+    const others = seasons.length
+      ? `<section class="card" aria-labelledby="seasons-h"><h2 id="seasons-h">Other seasons</h2><ul class="plain">${seasons.map((s) => `<li><a href="${h(`${playerLink(ctx, username)}?season=${encodeURIComponent(s.slug)}`)}">${h(s.name)}</a>${s.active ? ' <span class="muted">(running)</span>' : ''}</li>`).join('')}</ul></section>`
+      : '';
+    const highlights = ranked.slice(0, 3).map((k) => {
+      const r = ranks.get(k);
+      const v = stats.find((x) => x.key === k)!;
+      return `${v.def.display_name} ${fmt(v.def, v.value)}${r ? ` (#${r.entry.rank})` : ''}`;
+    });
+    const description = `${username} in ${season.name} on ${ctx.site.title}${highlights.length ? `: ${highlights.join(', ')}` : ''}.`;
+    return this.page(
+      ctx,
+      this.head(ctx, `/players/${encodeURIComponent(username)}`, username, description),
+      `<h1>${h(username)}</h1><p class="lead">${h(season.name)}${season.active ? ' (running)' : ''}</p>
+${chart}<section class="card" aria-labelledby="values-h"><h2 id="values-h">Statistics</h2>${table}</section>${others}`,
+    );
+  }
+
+  private async boardParts(ctx: Ctx, statKey: string, seasonRef: string | null) {
+    const stat = ctx.catalog.get(statKey);
+    if (!stat) return null;
+    const season = await this.readableSeason(ctx, seasonRef);
+    if (!season) return null;
+    return { stat, season };
+  }
+
+  private async board(ctx: Ctx, statKey: string, seasonRef: string | null, pageNo: number): Promise<RenderedHtml> {
+    const parts = await this.boardParts(ctx, statKey, seasonRef);
+    if (!parts) return null;
+    const { stat, season } = parts;
+    const offset = (pageNo - 1) * BOARD_PAGE_SIZE;
+    const board = await this.top(ctx, season, stat.key, BOARD_PAGE_SIZE + 1, offset);
+    if (!board) return null;
+    const entries = board.entries.slice(0, BOARD_PAGE_SIZE);
+    if (entries.length === 0 && pageNo > 1) return null;
+    const seasons = await this.seasonList(ctx);
+    const path = `/leaderboards/${encodeURIComponent(stat.key)}`;
+    const switcher = `<form method="get" action="${h(ctx.base + path)}"><label for="season">Season</label><select id="season" name="season">${seasons.map((s) => `<option value="${h(s.slug)}"${s.id === season.id ? ' selected' : ''}>${h(s.name)}${s.active ? ' (running)' : ''}</option>`).join('')}</select><button type="submit">Show</button></form>`;
+    const table = entries.length
+      ? entriesTable(ctx, entries, stat, `${stat.display_name}, ${season.name}`)
+      : '<p class="muted">No values yet.</p>';
+    const more = MAX_BOARD_PAGE > pageNo && board.entries.length > BOARD_PAGE_SIZE;
+    const pager = pagerLinks(ctx, `${path}?season=${encodeURIComponent(season.slug)}&`, pageNo, more);
+    const leaders = entries
+      .slice(0, 3)
+      .map((e) => `${e.rank}. ${e.player.username} ${fmt(stat, e.value)}`)
+      .join(', ');
+    const title = pageNo > 1 ? `${stat.display_name} (page ${pageNo})` : stat.display_name;
+    return this.page(
+      ctx,
+      this.head(
+        ctx,
+        `${path}?season=${encodeURIComponent(season.slug)}${pageNo > 1 ? `&page=${pageNo}` : ''}`,
+        title,
+        `${stat.display_name} in ${season.name}${leaders ? `: ${leaders}` : ''}.`,
+      ),
+      `<h1>${h(stat.display_name)}</h1><p class="lead">${h(season.name)}${pageNo > 1 ? `, page ${pageNo}` : ''}</p>${switcher}
+<div class="card">${table}</div>${pager}`,
+    );
+  }
+
+  private async embed(
+    ctx: Ctx,
+    statKey: string,
+    seasonRef: string | null,
+    limit: number,
+    theme: 'light' | 'dark' | null,
+  ): Promise<RenderedHtml> {
+    const parts = await this.boardParts(ctx, statKey, seasonRef);
+    if (!parts) return null;
+    const { stat, season } = parts;
+    const board = await this.top(ctx, season, stat.key, limit);
+    if (!board) return null;
+    const link = `${this.publicUrl}${ctx.base}/leaderboards/${encodeURIComponent(stat.key)}?season=${encodeURIComponent(season.slug)}`;
+    const table = board.entries.length
+      ? entriesTable(ctx, board.entries, stat, `${stat.display_name}, ${season.name}`, this.publicUrl)
+      : '<p class="muted">No values yet.</p>';
+    return embedPage(
+      {
+        title: `${stat.display_name} · ${ctx.site.title}`,
+        description: `${stat.display_name} in ${season.name}.`,
+        url: link,
+      },
+      theme,
+      `<h1><a href="${h(link)}" target="_blank" rel="noopener">${h(stat.display_name)}</a> <span class="muted">${h(season.name)}</span></h1>${table}
+<p class="muted"><a href="${h(link)}" target="_blank" rel="noopener">Full leaderboard on ${h(ctx.site.title)}</a></p>`,
+    );
+  }
+}
+
+interface Ctx {
+  site: PublicSite;
+  key: AuthKey;
+  catalog: Map<string, PublicStat>;
+  /** The site's path: `/p/<slug>`. */
+  base: string;
+}
+
+function fmt(stat: PublicStat, value: number): string {
+  return formatStatValue(value, stat.unit);
+}
+
+function playerLink(ctx: Ctx, username: string, origin = ''): string {
+  return h(`${origin}${ctx.base}/players/${encodeURIComponent(username)}`);
+}
+
+function searchForm(ctx: Ctx, q: string): string {
+  return `<form method="get" action="${ctx.base}/players" role="search"><label for="q">Find a player</label><input id="q" name="q" type="search" maxlength="64" autocomplete="off" value="${h(q)}"><button type="submit">Search</button></form>`;
+}
+
+function entriesTable(
+  ctx: Ctx,
+  entries: Leaderboard['entries'],
+  stat: PublicStat,
+  caption: string,
+  origin = '',
+): string {
+  const target = origin ? ' target="_blank" rel="noopener"' : '';
+  const rows = entries
+    .map(
+      (e) =>
+        `<tr><td class="r">${e.rank}</td><td><a href="${playerLink(ctx, e.player.username, origin)}"${target}>${h(e.player.username)}</a></td><td class="n">${h(fmt(stat, e.value))}</td></tr>`,
+    )
+    .join('');
+  return `<table><caption class="sr">${h(caption)}</caption><thead><tr><th scope="col" class="r">Rank</th><th scope="col">Player</th><th scope="col" class="n">${h(stat.display_name)}</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function pagerLinks(ctx: Ctx, pathWithQuery: string, pageNo: number, more: boolean): string {
+  if (pageNo <= 1 && !more) return '';
+  const prev =
+    pageNo > 1
+      ? `<a href="${h(`${ctx.base}${pathWithQuery}page=${pageNo - 1}`)}" rel="prev">Previous page</a>`
+      : '<span></span>';
+  const next = more
+    ? `<a href="${h(`${ctx.base}${pathWithQuery}page=${pageNo + 1}`)}" rel="next">Next page</a>`
+    : '<span></span>';
+  return `<nav class="pager" aria-label="Pages">${prev}${next}</nav>`;
+}

@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Cache } from '#src/cache/cache.ts';
+import type { Services } from '#src/feature.ts';
+import { acceptsGzip } from '#src/http/compression.ts';
+import { frameAncestors } from '#src/http/html-security.ts';
+import type { RequestLimits } from '#src/plugins/rate-limit.ts';
+import { NOT_FOUND_PAGE, sitePolicy } from './html.ts';
+import { MAX_BOARD_PAGE, type PageRenderer, type PageRequest } from './pages.ts';
+import type { PublicSite } from './service.ts';
+
+/** What browsers, Discord and proxies may keep a page for: the time a rendered page is kept here too. */
+export const PAGE_MAX_AGE_SECONDS = 30;
+/** Bytes of rendered pages kept (a page is 5–40 KB, with its gzip copy a quarter more). */
+const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** A rendered page, ready to send: its HTML and gzip copy, validator and policy. Null body: the 404 page. */
+interface Ready {
+  status: 200 | 404;
+  body: Buffer;
+  gzip: Buffer;
+  etag: string;
+  policy: string;
+}
+
+function ready(status: 200 | 404, html: string, policy: string): Ready {
+  const body = Buffer.from(html);
+  const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return { status, body, gzip: gzipSync(body, { level: 6 }), etag, policy };
+}
+
+const NOT_FOUND: Ready = ready(404, NOT_FOUND_PAGE, sitePolicy());
+
+/** Whether `If-None-Match` names `etag` (weak comparison, RFC 9110 §13.1.2). */
+export function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const bare = etag.replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
+}
+
+type Kind = PageRequest['kind'];
+
+function one(value: unknown): string | null {
+  const v = Array.isArray(value) ? value[0] : value;
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+function pageNumber(value: unknown, max: number): number | null {
+  const raw = one(value);
+  if (raw === null) return 1;
+  if (!/^\d{1,6}$/.test(raw)) return null;
+  const n = Number(raw);
+  return n >= 1 && n <= max ? n : null;
+}
+
+/** The page an address asks for, or null: not one (a bad page number, a limit out of range…), the 404 page. */
+export function pageRequest(
+  kind: Kind,
+  params: Record<string, string>,
+  query: Record<string, unknown>,
+): PageRequest | null {
+  const season = one(query.season);
+  if (season !== null && season.length > 255) return null;
+  switch (kind) {
+    case 'home':
+    case 'seasons':
+      return { kind };
+    case 'players': {
+      const q = (one(query.q) ?? '').trim().slice(0, 64);
+      const page = pageNumber(query.page, 10_000);
+      return page === null ? null : { kind, q, page };
+    }
+    case 'player': {
+      const ref = params.player ?? '';
+      return ref === '' || ref.length > 64 ? null : { kind, ref, season, stat: one(query.stat) };
+    }
+    case 'board': {
+      const page = pageNumber(query.page, MAX_BOARD_PAGE);
+      return page === null || !params.stat ? null : { kind, stat: params.stat, season, page };
+    }
+    case 'embed': {
+      const limitText = one(query.limit);
+      const limit = limitText === null ? 10 : /^\d{1,2}$/.test(limitText) ? Number(limitText) : 0;
+      const themeText = one(query.theme);
+      const theme = themeText === 'light' || themeText === 'dark' ? themeText : null;
+      if (limit < 1 || limit > 25 || (themeText !== null && theme === null) || !params.stat) return null;
+      return { kind, stat: params.stat, season, limit, theme };
+    }
+  }
+}
+
+/**
+ * Serves the public pages: counts each request against the address's limit, finds the site (off or unknown: the
+ * 404 page), and sends the page rendered within the last PAGE_MAX_AGE_SECONDS (rendered once, then served from
+ * memory with its gzip copy; a page read often is rendered again in the background before it expires), with
+ * `Cache-Control`, an `ETag` (304 when the browser has it) and the site's framing policy.
+ */
+export class SitePages {
+  private readonly cache: Cache<string, Ready> | null;
+
+  constructor(
+    private readonly services: Services,
+    private readonly renderer: PageRenderer,
+    private readonly limits: RequestLimits,
+  ) {
+    const cache = services.changes.cache<string, Ready>('public_page', PAGE_MAX_AGE_SECONDS * 1000, 10_000, {
+      max: PAGE_CACHE_BYTES,
+      sizeOf: (r) => r.body.length + r.gzip.length + 200,
+    });
+    this.cache = cache;
+    // Values follow within the pages' age; a site's settings, a player hidden, a statistic hidden or renamed and
+    // the seasons at once.
+    services.changes.onChange((c) => {
+      if (!cache) return;
+      if (c === null) cache.clear();
+      else if (c.topic === 'site' || c.topic === 'player' || c.topic === 'definition' || c.topic === 'season') {
+        cache.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
+      }
+    });
+  }
+
+  async serve(request: FastifyRequest, reply: FastifyReply, kind: Kind): Promise<FastifyReply> {
+    const wait = this.limits.publicPage(request);
+    if (wait) await wait;
+    const params = request.params as Record<string, string>;
+    const site = await this.services.publicSite.find(params.slug ?? '');
+    if (!site?.settings.enabled) return this.send(request, reply, NOT_FOUND);
+    const req = pageRequest(kind, params, request.query as Record<string, unknown>);
+    if (req === null) return this.send(request, reply, NOT_FOUND);
+    const key = `${site.workspaceId}|${site.version}|${JSON.stringify(req)}`;
+    const build = () => this.build(site, req);
+    const page = this.cache ? (this.cache.peek(key) ?? (await this.cache.get(key, build))) : await build();
+    return this.send(request, reply, page);
+  }
+
+  /** Any other path under `/p/`: the 404 page (counted against the limit too). */
+  async notFound(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const wait = this.limits.publicPage(request);
+    if (wait) await wait;
+    return this.send(request, reply, NOT_FOUND);
+  }
+
+  private async build(site: PublicSite, req: PageRequest): Promise<Ready> {
+    const html = await this.renderer.render(site, req);
+    if (html === null) return NOT_FOUND;
+    const policy = sitePolicy(req.kind === 'embed' ? frameAncestors(site.settings.embed_origins) : null);
+    return ready(200, html, policy);
+  }
+
+  private send(request: FastifyRequest, reply: FastifyReply, page: Ready): FastifyReply {
+    reply
+      .header('cache-control', `public, max-age=${PAGE_MAX_AGE_SECONDS}`)
+      .header('vary', 'Accept-Encoding')
+      .header('content-security-policy', page.policy)
+      .header('referrer-policy', 'strict-origin-when-cross-origin');
+    if (page.status === 200) {
+      reply.header('etag', page.etag);
+      if (matches(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
+    }
+    reply.code(page.status).type('text/html; charset=utf-8');
+    const accept = request.headers['accept-encoding'];
+    if (accept !== undefined && acceptsGzip(accept)) return reply.header('content-encoding', 'gzip').send(page.gzip);
+    return reply.send(page.body);
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * Public site benchmark (issue 31, point 5), on PostgreSQL: with BENCH_PLAYERS players (1,000,000), the home
+ * page, a leaderboard page and a player page served from the page cache against @fastify/static serving the same
+ * bytes in the same run (p99 and req/s); a random player's page that nothing cached against
+ * `GET /api/v1/players/{uuid}/stats` for the same players (CPU of the service and of PostgreSQL per request);
+ * each page's size gzipped; and uploads alone against uploads while the pages are read.
+ *
+ *   npm run bench:site                          # writes "## Public site" of BENCHMARKS.md
+ *   BENCH_PLAYERS=2000 BENCH_SECONDS=2 BENCH_WARMUP=1 BENCH_ROUNDS=1 BENCH_WRITE=0 npm run bench:site   # smoke
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Db } from '../../apps/statboard/src/db/types.ts';
+import { type RunningServer, startServer } from '../lib/child.ts';
+import { pinForReads } from '../lib/cpus.ts';
+import { getLoad, LEAN_NOTE, postLoad, requireWrk, WRK_NOTE } from '../lib/load.ts';
+import { BackendPids, createDatabase } from '../lib/pg.ts';
+import { CpuMeter } from '../lib/proc.ts';
+import { machineLine, writeSection } from '../lib/report.ts';
+import { type BenchWorkspace, READY_PATH, SERVICE_SCRIPT, seedStatboard, serviceEnv } from '../lib/statboard.ts';
+import { type CaseResult, fmtInt, fmtMs, fmtRatio, table } from '../lib/stats.ts';
+import { makePlayers, modBatch, randomInt, STAT_KEYS } from '../lib/traffic.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const WRITE = process.env.BENCH_WRITE !== '0';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
+const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 1_000_000);
+/** Statistics per player; the first FEATURED are the home page's boards. */
+const STATS = 20;
+const FEATURED = 3;
+const HOT_PLAYERS = 200;
+const P99_TARGET_MS = 10;
+const STATIC_RATIO_TARGET = 0.5;
+const CPU_RATIO_TARGET = 1.5;
+const INGEST_TARGET = 0.95;
+const GZIP_TARGET = 30 * 1024;
+const SLUG = 'bench';
+
+function log(msg: string): void {
+  process.stderr.write(`[bench:site] ${msg}\n`);
+}
+
+/** PLAYERS × STATS values in the active season (SQL, as bench:reads seeds), and the site switched on. */
+async function seed(db: Db, ws: BenchWorkspace, keys: readonly string[]): Promise<void> {
+  await db.query(
+    `INSERT INTO players (workspace_id, uuid, username, username_observed_at)
+     SELECT $1, gen_random_uuid(), 'Player' || g, now() FROM generate_series(1, $2::int) g`,
+    [ws.workspaceId, PLAYERS],
+  );
+  await db.query(
+    `INSERT INTO stat_definitions (workspace_id, key, category)
+     SELECT $1, k, split_part(k, ':', 2) FROM unnest($2::text[]) k`,
+    [ws.workspaceId, keys],
+  );
+  const indexes = await db.query<{ name: string; def: string }>(
+    `SELECT indexname AS name, indexdef AS def FROM pg_indexes
+     WHERE schemaname = 'public' AND tablename = 'player_stats' AND indexname NOT LIKE '%pkey'`,
+  );
+  for (const i of indexes) await db.query(`DROP INDEX ${i.name}`);
+  await db.query(
+    `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
+     SELECT $1, d.id, p.id, floor(power(random(), 3) * 1000000),
+       now() - random() * interval '30 days', now() - random() * interval '30 days'
+     FROM stat_definitions d CROSS JOIN players p WHERE d.workspace_id = $2 AND p.workspace_id = $2`,
+    [ws.seasonId, ws.workspaceId],
+  );
+  for (const i of indexes) await db.query(i.def);
+  for (const t of ['player_stats', 'players', 'stat_definitions']) await db.query(`VACUUM ANALYZE ${t}`);
+  await db.query(
+    `INSERT INTO public_sites (workspace_id, enabled, title, description, featured_stats)
+     VALUES ($1, true, 'Bench Club', 'The public site benchmark.', $2)`,
+    [ws.workspaceId, keys.slice(0, FEATURED)],
+  );
+}
+
+interface Row {
+  what: string;
+  result: CaseResult;
+  reference: CaseResult | null;
+  /** CPU ms per request: the server process, PostgreSQL's backends. */
+  cpu: [number, number];
+}
+
+async function measure(
+  server: RunningServer,
+  paths: readonly string[],
+  backends: BackendPids | null,
+  headers: Record<string, string> = {},
+): Promise<{ result: CaseResult; cpu: [number, number] }> {
+  const procCpu = new CpuMeter(() => [server.pid]);
+  const pgCpu = new CpuMeter(() => backends?.list() ?? []);
+  await procCpu.start();
+  await pgCpu.start();
+  const result = await getLoad({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, headers, paths });
+  const per = (s: number) => (result.ok > 0 ? (s * 1000) / result.ok : Number.NaN);
+  if (result.failed > 0) log(`  ! ${result.failed} failed requests`);
+  return { result, cpu: [per(await procCpu.stop()), per(await pgCpu.stop())] };
+}
+
+/** Reads every path once, 16 at a time. */
+async function readAll(url: string, paths: readonly string[]): Promise<void> {
+  for (let i = 0; i < paths.length; i += 16) {
+    await Promise.all(paths.slice(i, i + 16).map(async (p) => (await fetch(url + p)).arrayBuffer()));
+  }
+}
+
+/** The median round by req/s. */
+function median<T extends { result: CaseResult }>(rounds: T[]): T {
+  return [...rounds].sort((a, b) => a.result.perSecond - b.result.perSecond)[rounds.length >> 1]!;
+}
+
+async function main(): Promise<void> {
+  requireWrk('bench:site');
+  const machine = await machineLine();
+  log(machine);
+  const pin = pinForReads();
+  const started = performance.now();
+  const keys = STAT_KEYS.slice(0, STATS);
+  const scratch = await createDatabase('statboard_bench_site');
+  const backends = new BackendPids(scratch.name);
+  const dir = await mkdtemp(join(tmpdir(), 'statboard-bench-site-'));
+  const running: RunningServer[] = [];
+  const start = async (script: string, env: Record<string, string>, ready: string) => {
+    const s = await startServer(script, env, ready, 120_000, pin?.server);
+    running.push(s);
+    return s;
+  };
+  const rows: Row[] = [];
+  const sizes: { page: string; bytes: number; gzip: number }[] = [];
+  let ingest: { alone: CaseResult; withPages: CaseResult } | null = null;
+  try {
+    log(`seeding ${PLAYERS.toLocaleString('en-US')} players × ${STATS} statistics`);
+    let uuids: string[] = [];
+    const ws = await seedStatboard({ url: scratch.url }, async (db, seeded) => {
+      await seed(db, seeded, keys);
+      uuids = (await db.query<{ uuid: string }>('SELECT uuid FROM players')).map((r) => r.uuid);
+    });
+    const env = { ...serviceEnv({ url: scratch.url }), PUBLIC_PAGE_LIMIT_PER_MINUTE: '0' };
+    const service = await start(SERVICE_SCRIPT, env, READY_PATH);
+    // Nothing cached that a random read could hit: the player cache off (the page cache cannot hold 1 M pages).
+    const plain = await start(SERVICE_SCRIPT, { ...env, PLAYER_CACHE_MB: '0' }, READY_PATH);
+    const board = (k: string, page: number) => `/p/${SLUG}/leaderboards/${encodeURIComponent(k)}?page=${page}`;
+    const pages = {
+      home: [`/p/${SLUG}/`],
+      board: keys.slice(0, FEATURED).flatMap((k) => [1, 2, 3].map((p) => board(k, p))),
+      player: uuids.slice(0, HOT_PLAYERS).map((u) => `/p/${SLUG}/players/${u}`),
+    };
+    // The same bytes for @fastify/static: each page as the service renders it, saved as a file.
+    const files: Record<keyof typeof pages, string[]> = { home: [], board: [], player: [] };
+    for (const [kind, paths] of Object.entries(pages) as [keyof typeof pages, string[]][]) {
+      for (const [i, path] of paths.entries()) {
+        const res = await fetch(service.url + path);
+        const body = Buffer.from(await res.arrayBuffer());
+        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.toString().slice(0, 200)}`);
+        const name = `${kind}-${i}.html`;
+        await writeFile(join(dir, name), body);
+        files[kind].push(`/${name}`);
+        if (i === 0) sizes.push({ page: kind, bytes: body.length, gzip: gzipSync(body).length });
+      }
+    }
+    const statics = await start('bench/site/static.ts', { STATIC_ROOT: dir }, '/ready');
+    log(`warming up: ${WARMUP} s per target`);
+    for (const kind of Object.keys(pages) as (keyof typeof pages)[]) {
+      await getLoad({ url: service.url, connections: CONNECTIONS, seconds: WARMUP, paths: pages[kind] });
+      await getLoad({ url: statics.url, connections: CONNECTIONS, seconds: WARMUP, paths: files[kind] });
+    }
+    const names = {
+      home: 'the home page (3 boards of 10, who is online)',
+      board: 'a leaderboard page (50 entries; pages 1–3 of 3 boards)',
+      player: `a player's page (${STATS} values, ranks, 30-day chart; one of ${HOT_PLAYERS} players)`,
+    };
+    for (const kind of Object.keys(pages) as (keyof typeof pages)[]) {
+      const rounds: { result: CaseResult; cpu: [number, number]; reference: CaseResult }[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        const reference = (await measure(statics, files[kind], null)).result;
+        // Every page read once first (not measured): "cached" means each is in the page cache.
+        await readAll(service.url, pages[kind]);
+        const m = await measure(service, pages[kind], backends);
+        rounds.push({ ...m, reference });
+        log(
+          `  ${kind} round ${r + 1}: ${fmtInt(m.result.perSecond)} req/s p99 ${fmtMs(m.result.p99)} ms; static ${fmtInt(reference.perSecond)} req/s`,
+        );
+      }
+      const mid = median(rounds);
+      rows.push({ what: `cached: ${names[kind]}`, result: mid.result, reference: mid.reference, cpu: mid.cpu });
+    }
+    // Random players of all: nothing cached (page cache misses, player cache off on this instance).
+    const randomPages = Array.from({ length: 20_000 }, () => `/p/${SLUG}/players/${uuids[randomInt(uuids.length)]}`);
+    const randomStats = Array.from({ length: 20_000 }, () => `/api/v1/players/${uuids[randomInt(uuids.length)]}/stats`);
+    const auth = { authorization: `Bearer ${ws.websiteToken}` };
+    await getLoad({ url: plain.url, connections: CONNECTIONS, seconds: WARMUP, paths: randomPages });
+    const api = await measure(plain, randomStats, backends, auth);
+    rows.push({ what: 'not cached: GET /api/v1/players/{uuid}/stats, a random player', ...api, reference: null });
+    const page = await measure(plain, randomPages, backends);
+    rows.push({ what: "not cached: a random player's page", ...page, reference: null });
+
+    // Uploads alone, then while the pages are read (50 statistics a batch, as bench:ingest sends them).
+    const players = makePlayers(Math.min(PLAYERS, 10_000));
+    const upload = () =>
+      postLoad({
+        url: `${service.url}/api/v1/ingest/batch`,
+        connections: 16,
+        seconds: SECONDS,
+        headers: { authorization: `Bearer ${ws.clientToken}`, 'content-type': 'application/json' },
+        body: () => modBatch(players[randomInt(players.length)]!, 50),
+      });
+    const alone = await upload();
+    const all = [...pages.home, ...pages.board, ...pages.player];
+    const [withPages] = await Promise.all([
+      upload(),
+      getLoad({ url: service.url, connections: 8, seconds: SECONDS, paths: all }),
+    ]);
+    ingest = { alone, withPages };
+  } finally {
+    for (const s of running) await s.stop();
+    await backends.close();
+    await scratch.drop();
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  const md = table(
+    ['request', 'req/s', 'vs @fastify/static, same bytes', 'p50 ms', 'p99 ms', 'CPU ms/req: service / PG'],
+    rows.map((r) => [
+      r.what,
+      fmtInt(r.result.perSecond),
+      r.reference ? `**${fmtRatio(r.result.perSecond / r.reference.perSecond)}**` : '—',
+      fmtMs(r.result.p50),
+      fmtMs(r.result.p99),
+      `${r.cpu[0].toFixed(2)} / ${r.cpu[1].toFixed(2)}`,
+    ]),
+  );
+  const sizeMd = table(
+    ['page', 'HTML bytes', 'gzipped'],
+    sizes.map((s) => [s.page, fmtInt(s.bytes), `${fmtInt(s.gzip)}${s.gzip <= GZIP_TARGET ? '' : ' (over 30 KB)'}`]),
+  );
+  const [apiRow, pageRow] = rows.slice(-2);
+  const cpuOf = (r: Row | undefined) => (r ? r.cpu[0] + r.cpu[1] : Number.NaN);
+  const cpuRatio = cpuOf(pageRow) / cpuOf(apiRow);
+  const cached = rows.filter((r) => r.reference);
+  const ingestRatio = ingest ? ingest.withPages.perSecond / ingest.alone.perSecond : Number.NaN;
+  const verdict = [
+    `Cached pages at ${CONNECTIONS} connections: p99 ${cached.map((r) => fmtMs(r.result.p99)).join(', ')} ms ` +
+      `(target under ${P99_TARGET_MS}: ${cached.every((r) => r.result.p99 < P99_TARGET_MS) ? 'met' : 'not met'}), ` +
+      `${cached.map((r) => fmtRatio(r.result.perSecond / r.reference!.perSecond)).join(', ')} of @fastify/static ` +
+      `(target ≥ ${STATIC_RATIO_TARGET}x: ${cached.every((r) => r.result.perSecond / r.reference!.perSecond >= STATIC_RATIO_TARGET) ? 'met' : 'not met'}).`,
+    `A random player's page costs ${fmtRatio(cpuRatio)} the CPU (service and PostgreSQL) of its statistics ` +
+      `through the API (target ≤ ${CPU_RATIO_TARGET}x: ${cpuRatio <= CPU_RATIO_TARGET ? 'met' : 'not met'}).`,
+    ingest
+      ? `Uploads (16 connections, 50 statistics each): ${fmtInt(ingest.alone.perSecond)} req/s alone, ` +
+        `${fmtInt(ingest.withPages.perSecond)} req/s while pages are read at 8 connections ` +
+        `(${fmtRatio(ingestRatio)}; target ≥ ${INGEST_TARGET}x: ${ingestRatio >= INGEST_TARGET ? 'met' : 'not met'}).`
+      : '',
+  ].join(' ');
+  const elapsed = ((performance.now() - started) / 1000).toFixed(0);
+  process.stdout.write(`\n${md}\n\n${sizeMd}\n\n${verdict}\n\n(${elapsed} s)\n`);
+  if (WRITE) {
+    await writeSection(
+      '## Public site',
+      [
+        machine,
+        '',
+        `\`npm run bench:site\` (${elapsed} s): ${PLAYERS.toLocaleString('en-US')} players × ${STATS} statistics on ` +
+          `PostgreSQL, the site on with ${FEATURED} featured statistics. ${SECONDS} s per case at ${CONNECTIONS} ` +
+          `connections (${WRK_NOTE}), the median of ${ROUNDS} rounds after ${WARMUP} s of warm-up; @fastify/static ` +
+          "serves each page's bytes saved as files, in its own process, in the same rounds. Uploads use " +
+          `${LEAN_NOTE}.`,
+        '',
+        md,
+        '',
+        sizeMd,
+        '',
+        verdict,
+      ].join('\n'),
+    );
+    log('wrote "## Public site" in BENCHMARKS.md');
+  }
+}
+
+await main();
