@@ -181,12 +181,15 @@ describe('statboard-agent watching a server', () => {
     await agent.start();
     try {
       await until(async () => (await statsOf(a))[PLAY_TIME] === 10, 15_000);
+      // The values are readable once committed, a moment before the agent has its answer.
+      await until(async () => lines.some((l) => l.startsWith('uploaded')), 5_000);
       expect(lines.filter((l) => l.startsWith('uploaded'))).toEqual([
         expect.stringMatching(/^uploaded 2 players, 2 values in/),
       ]);
       await writeStats(dir, a, 99, 3);
       const took = await until(async () => (await statsOf(a))[PLAY_TIME] === 99, 15_000);
       expect(took).toBeLessThan(15_000);
+      await until(async () => lines.filter((l) => l.startsWith('uploaded')).length === 2, 5_000);
       expect(lines.filter((l) => l.startsWith('uploaded')).at(-1)).toMatch(/^uploaded 1 players, 2 values in/);
     } finally {
       await agent.stop();
