@@ -240,6 +240,56 @@ describe('statboard-agent watching a server', () => {
     }
   });
 
+  it('killed mid-upload, sends the change again when restarted: the state file is written only after a 200', async () => {
+    const a = randomUUID();
+    const dir = await serverDir([{ uuid: a, name: 'Gus', playTime: 7 }]);
+    // A front that holds every request unanswered while `hold` is set, else passes it on.
+    let hold = true;
+    let held = 0;
+    const front: HttpServer = createHttpServer((req, res) => {
+      if (hold) {
+        held++;
+        req.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void fetch(`${ctx.url}${req.url}`, {
+          method: req.method,
+          headers: { authorization: req.headers.authorization!, 'content-type': 'application/json' },
+          body: Buffer.concat(chunks),
+        }).then(async (r) => {
+          res.writeHead(r.status, { 'content-type': 'application/json' });
+          res.end(Buffer.from(await r.arrayBuffer()));
+        });
+      });
+    });
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+    try {
+      const child = spawn(process.execPath, [BIN, '--server-dir', dir, '--url', url], {
+        env: { ...process.env, STATBOARD_KEY: key },
+        stdio: 'ignore',
+      });
+      const exited = new Promise((r) => child.once('exit', r));
+      await until(async () => held > 0, 20_000);
+      child.kill('SIGKILL');
+      await exited;
+      const state = await readFile(join(dir, STATE_FILE), 'utf8').catch(() => '{"players":{}}');
+      expect(JSON.parse(state).players[a]?.sent ?? null).toBeNull();
+      hold = false;
+      front.closeAllConnections();
+      const again = await run(['--server-dir', dir, '--url', url, '--once'], { STATBOARD_KEY: key });
+      expect(again.code, again.out + again.err).toBe(0);
+      expect(again.out).toMatch(/uploaded 1 players, 1 values/);
+      expect(await statsOf(a)).toEqual({ [PLAY_TIME]: 7 });
+    } finally {
+      front.closeAllConnections();
+      await new Promise<void>((r) => front.close(() => r()));
+    }
+  });
+
   it('sends who is online from RCON `list` (a real RCON listener speaking the protocol)', async () => {
     const [a, b] = [randomUUID(), randomUUID()];
     let online = 'There are 1 of a max of 20 players online: Eve';
