@@ -479,6 +479,27 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await page.getByRole('cell', { name: '1 player(s)' }).waitFor();
   }, 60_000);
 
+  it('creates the agent’s key: an integration key with ingest:server, which needs exactly one server', async () => {
+    await nav('API keys').click();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByLabel('Name').fill('Agent');
+    await page.getByRole('radio', { name: /Integration/ }).check();
+    const scope = page.getByRole('checkbox', { name: /ingest:server/ });
+    expect(await page.getByText(/For statboard-agent on the game server/).count()).toBe(1);
+    await scope.check();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await dialog.getByRole('alert').waitFor();
+    await dialog.getByText(/must be restricted to exactly one server/).waitFor();
+    await dialog.getByRole('checkbox', { name: /Survival/ }).check();
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    const reveal = page.getByRole('dialog', { name: 'Your key is ready' });
+    expect(await reveal.getByLabel('Secret of Agent').inputValue()).toMatch(/^stb_integration_/);
+    await reveal.getByLabel('I have stored the secret').check();
+    await reveal.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('rowheader', { name: /Agent/ }).waitFor();
+  }, 60_000);
+
   it('revokes a key after a confirmation; uploads with it fail from then on', async () => {
     await nav('API keys').click();
     await page.getByRole('button', { name: 'Revoke Mod uploads' }).click();

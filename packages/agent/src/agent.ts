@@ -274,8 +274,9 @@ export class Agent {
   private async flushUntilDone(): Promise<boolean> {
     while (!this.stopped && this.pending.size > 0) {
       if (await this.flush()) {
+        // Files that changed during the upload wait in `pending`: sent now, not at the next scan.
         this.backoff = 0;
-        return true;
+        continue;
       }
       if (!this.hasRetryable) return false;
       const wait = this.nextBackoff();

@@ -181,12 +181,15 @@ describe('statboard-agent watching a server', () => {
     await agent.start();
     try {
       await until(async () => (await statsOf(a))[PLAY_TIME] === 10, 15_000);
+      // The values are readable once committed, a moment before the agent has its answer.
+      await until(async () => lines.some((l) => l.startsWith('uploaded')), 5_000);
       expect(lines.filter((l) => l.startsWith('uploaded'))).toEqual([
         expect.stringMatching(/^uploaded 2 players, 2 values in/),
       ]);
       await writeStats(dir, a, 99, 3);
       const took = await until(async () => (await statsOf(a))[PLAY_TIME] === 99, 15_000);
       expect(took).toBeLessThan(15_000);
+      await until(async () => lines.filter((l) => l.startsWith('uploaded')).length === 2, 5_000);
       expect(lines.filter((l) => l.startsWith('uploaded')).at(-1)).toMatch(/^uploaded 1 players, 2 values in/);
     } finally {
       await agent.stop();
@@ -233,6 +236,56 @@ describe('statboard-agent watching a server', () => {
       expect(lines.some((l) => /retrying in/.test(l))).toBe(true);
     } finally {
       await agent.stop();
+      await new Promise<void>((r) => front.close(() => r()));
+    }
+  });
+
+  it('killed mid-upload, sends the change again when restarted: the state file is written only after a 200', async () => {
+    const a = randomUUID();
+    const dir = await serverDir([{ uuid: a, name: 'Gus', playTime: 7 }]);
+    // A front that holds every request unanswered while `hold` is set, else passes it on.
+    let hold = true;
+    let held = 0;
+    const front: HttpServer = createHttpServer((req, res) => {
+      if (hold) {
+        held++;
+        req.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void fetch(`${ctx.url}${req.url}`, {
+          method: req.method,
+          headers: { authorization: req.headers.authorization!, 'content-type': 'application/json' },
+          body: Buffer.concat(chunks),
+        }).then(async (r) => {
+          res.writeHead(r.status, { 'content-type': 'application/json' });
+          res.end(Buffer.from(await r.arrayBuffer()));
+        });
+      });
+    });
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+    try {
+      const child = spawn(process.execPath, [BIN, '--server-dir', dir, '--url', url], {
+        env: { ...process.env, STATBOARD_KEY: key },
+        stdio: 'ignore',
+      });
+      const exited = new Promise((r) => child.once('exit', r));
+      await until(async () => held > 0, 20_000);
+      child.kill('SIGKILL');
+      await exited;
+      const state = await readFile(join(dir, STATE_FILE), 'utf8').catch(() => '{"players":{}}');
+      expect(JSON.parse(state).players[a]?.sent ?? null).toBeNull();
+      hold = false;
+      front.closeAllConnections();
+      const again = await run(['--server-dir', dir, '--url', url, '--once'], { STATBOARD_KEY: key });
+      expect(again.code, again.out + again.err).toBe(0);
+      expect(again.out).toMatch(/uploaded 1 players, 1 values/);
+      expect(await statsOf(a)).toEqual({ [PLAY_TIME]: 7 });
+    } finally {
+      front.closeAllConnections();
       await new Promise<void>((r) => front.close(() => r()));
     }
   });
