@@ -57,7 +57,17 @@ beforeAll(async () => {
   await mutate(ctx, fx.workspaceId, 'UPDATE stat_definitions SET public = false WHERE key = $1', [HIDDEN_STAT]);
   await mutate(ctx, fx.workspaceId, "UPDATE stat_definitions SET sort_order = 'asc' WHERE key = $1", [TIME]);
   // 105 players for the limit cases.
-  await Promise.all(Array.from({ length: 105 }, (_, i) => post(uuid(), `Many${i}`, [{ key: MANY, value: i }])));
+  // Through the integration key: from a client key, newcomers straight into the top 10 of a board of 20 would be
+  // held for review (`first_sight`).
+  await Promise.all(
+    Array.from({ length: 105 }, (_, i) =>
+      ingestOk(
+        ctx,
+        fx.keys.integration!,
+        modBatch({ uuid: uuid(), username: `Many${i}`, stats: [{ key: MANY, value: i }], sessionId: uuid() }),
+      ),
+    ),
+  );
 });
 afterAll(async () => {
   await ctx?.close();
