@@ -252,11 +252,12 @@ export async function countItems(db: Queryable, workspaceId: string, status: Rev
 
 /**
  * Of the held values of an item, those still the newest: the stored value (if any) was observed no later than the
- * held one. With `player_stats` today; per-server storage reads its own table (see `lastStored`).
+ * held one, on the item's server (`server_stats`, as `lastStored`).
  */
 export async function stillNewest(
   db: Queryable,
   workspaceId: string,
+  serverId: string,
   playerUuid: string,
   values: readonly { stat: string; season_id: string; observed_at: string }[],
 ): Promise<Set<string>> {
@@ -264,9 +265,10 @@ export async function stillNewest(
     `SELECT j.stat FROM jsonb_to_recordset($3::jsonb) AS j(stat text, season_id uuid, observed_at timestamptz)
      LEFT JOIN stat_definitions d ON d.workspace_id = $1 AND d.key = j.stat
      LEFT JOIN players p ON p.workspace_id = $1 AND p.uuid = $2
-     LEFT JOIN player_stats s ON s.season_id = j.season_id AND s.stat_id = d.id AND s.player_id = p.id
+     LEFT JOIN server_stats s ON s.season_id = j.season_id AND s.server_id = $4 AND s.stat_id = d.id
+       AND s.player_id = p.id
      WHERE s.observed_at IS NULL OR s.observed_at <= j.observed_at`,
-    [workspaceId, playerUuid, JSON.stringify(values)],
+    [workspaceId, playerUuid, JSON.stringify(values), serverId],
   );
   return new Set(rows.map((r) => r.stat));
 }

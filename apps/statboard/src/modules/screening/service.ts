@@ -113,7 +113,7 @@ export class ReviewService {
     const values = row.values.filter((v) => v.stat !== '' && v.value !== null);
     const newest =
       values.length > 0
-        ? await repo.stillNewest(this.db, row.workspace_id, row.player_uuid, values)
+        ? await repo.stillNewest(this.db, row.workspace_id, row.server_id, row.player_uuid, values)
         : new Set<string>();
     const base = (seasonId: string, observedAt: Date, username: string): IngestItem => ({
       workspaceId: row.workspace_id,
