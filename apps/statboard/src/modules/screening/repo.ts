@@ -18,11 +18,18 @@ export interface ScreeningContext {
   serverVerified: boolean;
   /** The player's verified values on that server, by definition id. */
   verified: Map<string, { value: number; at: Date }>;
+  /** The player's last stored values of the batch's statistics on that server, by definition
+   * id: the server's own row (`server_stats`, whose `updated_at` is when the value arrived by the service's clock),
+   * not the network total. */
+  last: Map<string, { value: number; at: Date }>;
+  /** The player has any value on that server in the season. */
+  hasStored: boolean;
 }
 
 /**
  * The player (by workspace and UUID), the definitions of `keys`, whether the server has verified values in the
- * season and the player's verified values there: one statement.
+ * season, the player's verified values there, and the player's last stored values of `keys` on that server (as
+ * `server_stats` keeps them): one statement, the one screening adds to an upload.
  */
 export async function screeningContext(
   db: Queryable,
@@ -39,13 +46,21 @@ export async function screeningContext(
     defs: [string, string, number | null, boolean, 'asc' | 'desc'][];
     server_verified: boolean;
     verified: [string, number, string][] | null;
+    last: [string, number, string][] | null;
+    has_stored: boolean;
   }>(
     `SELECT p.id AS player_id, p.username, p.username_changed_at,
        (SELECT coalesce(json_agg(json_build_array(d.key, d.id, d.max_per_hour, d.public, d.sort_order)), '[]'::json)
         FROM stat_definitions d WHERE d.workspace_id = $1 AND d.key = ANY($5::text[])) AS defs,
        EXISTS (SELECT 1 FROM verified_stats v WHERE v.server_id = $3 AND v.season_id = $2) AS server_verified,
        (SELECT json_agg(json_build_array(v.stat_id, v.value, v.received_at))
-        FROM verified_stats v WHERE v.player_id = p.id AND v.season_id = $2 AND v.server_id = $3) AS verified
+        FROM verified_stats v WHERE v.player_id = p.id AND v.season_id = $2 AND v.server_id = $3) AS verified,
+       (SELECT json_agg(json_build_array(s.stat_id, s.value, s.updated_at))
+        FROM stat_definitions d JOIN server_stats s ON s.season_id = $2 AND s.server_id = $3 AND s.stat_id = d.id
+          AND s.player_id = p.id
+        WHERE d.workspace_id = $1 AND d.key = ANY($5::text[])) AS last,
+       EXISTS (SELECT 1 FROM server_stats s WHERE s.player_id = p.id AND s.season_id = $2 AND s.server_id = $3)
+         AS has_stored
      FROM (SELECT 1) AS one LEFT JOIN players p ON p.workspace_id = $1 AND p.uuid = $4`,
     [workspaceId, seasonId, serverId, uuid, textArray(keys)],
   );
@@ -60,36 +75,9 @@ export async function screeningContext(
     ),
     serverVerified: r.server_verified,
     verified: new Map((r.verified ?? []).map(([id, value, at]) => [id, { value, at: new Date(at) }])),
+    last: new Map((r.last ?? []).map(([id, value, at]) => [id, { value, at: new Date(at) }])),
+    hasStored: r.has_stored === true,
   };
-}
-
-/**
- * The last stored value of each of `statIds` of the player on that server, and when it arrived (by the service's
- * clock): the server's own row of `server_stats` (whose `updated_at` moves when the value changes), not the network
- * total.
- */
-export async function lastStored(
-  db: Queryable,
-  seasonId: string,
-  serverId: string,
-  playerId: string,
-  statIds: readonly string[],
-): Promise<Map<string, { value: number; at: Date }>> {
-  const rows = await db.query<{ stat_id: string; value: number; at: Date }>(
-    `SELECT stat_id, value, updated_at AS at FROM server_stats
-     WHERE season_id = $1 AND server_id = $2 AND player_id = $3 AND stat_id = ANY($4::uuid[])`,
-    [seasonId, serverId, playerId, uuidArray(statIds)],
-  );
-  return new Map(rows.map((r) => [r.stat_id, { value: r.value, at: r.at }]));
-}
-
-/** Whether the player has any value on that server in the season. */
-export async function hasStored(db: Queryable, seasonId: string, serverId: string, playerId: string): Promise<boolean> {
-  const rows = await db.query(
-    'SELECT 1 FROM server_stats WHERE player_id = $1 AND season_id = $2 AND server_id = $3 LIMIT 1',
-    [playerId, seasonId, serverId],
-  );
-  return rows.length > 0;
 }
 
 /**
@@ -252,7 +240,7 @@ export async function countItems(db: Queryable, workspaceId: string, status: Rev
 
 /**
  * Of the held values of an item, those still the newest: the stored value (if any) was observed no later than the
- * held one, on the item's server (`server_stats`, as `lastStored`).
+ * held one, on the item's server (`server_stats`).
  */
 export async function stillNewest(
   db: Queryable,

@@ -116,16 +116,10 @@ export class ScreeningStage {
     }
 
     const defined = input.stats.filter((s) => ctx.definitions.has(s.key));
-    const ids = defined.map((s) => ctx.definitions.get(s.key)!.id);
-    const last =
-      player && ids.length > 0
-        ? await repo.lastStored(this.db, input.seasonId, input.serverId, player.id, ids)
-        : new Map();
+    const last = ctx.last;
     const facts: PlayerFacts = {
       serverVerified: ctx.serverVerified,
-      firstSight:
-        player === null ||
-        (last.size === 0 && !(await repo.hasStored(this.db, input.seasonId, input.serverId, player.id))),
+      firstSight: player === null || !ctx.hasStored,
     };
     // Boards are read only for a newcomer, and only those of public statistics.
     const boards = new Map<string, BoardTop>();
