@@ -57,7 +57,7 @@ async function stored(seasonId: string, player: string, key: string) {
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ WEBHOOK_ALLOW_PRIVATE: '1' });
   fx = await seedWorkspace(ctx.services, 'Network');
   second = (await ctx.services.servers.create(ACTOR, fx.workspaceId, { name: 'Creative', ...CREATIVE })).id;
 });
@@ -192,6 +192,36 @@ describe('reads: network totals and server=', () => {
     expect(await board(both, `season=s1&stat=${stat}`)).toEqual([
       [a, 80],
       [b, 70],
+    ]);
+  });
+});
+
+describe('leader_changed', () => {
+  it('announces a network total that takes rank 1 through the sum of two servers', async () => {
+    await ctx.services.webhooks.create(ACTOR, fx.workspaceId, {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['leaderboard.leader_changed'],
+    });
+    const stat = 'lead:score';
+    const [x, y] = [uuid(), uuid()];
+    await upload(x, MAIN, [{ key: stat, value: 50 }]);
+    await upload(y, MAIN, [{ key: stat, value: 40 }]);
+    // Creative's 20 alone does not beat 50; the network total of 60 does.
+    await upload(y, CREATIVE, [{ key: stat, value: 20 }]);
+    const messages = await sql(
+      ctx,
+      `SELECT data FROM webhook_messages WHERE type = 'leaderboard.leader_changed' AND data->'stat'->>'key' = $1
+       ORDER BY created_at, id`,
+      [stat],
+    );
+    expect(
+      messages.map((m) => {
+        const d = m.data as { player: { uuid: string }; value: number; previous: { value: number | null } };
+        return [d.player.uuid, d.value, d.previous.value];
+      }),
+    ).toEqual([
+      [x, 50, null],
+      [y, 60, 50],
     ]);
   });
 });
