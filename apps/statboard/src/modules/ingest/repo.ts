@@ -88,12 +88,16 @@ export function serverValueUpsert(rows: string): string {
        SELECT r.season_id, r.server_id, r.stat_id, r.player_id, r.value, b.baseline, greatest(r.value - b.baseline, 0),
          r.observed_at, r.updated_at
        FROM (${rows}) r
-       JOIN seasons se ON se.id = r.season_id
+       -- Whether the workspace has another season at all: else there is no earlier value to look up.
+       JOIN (SELECT s.id, coalesce(s.started_at, s.created_at) AS start,
+               EXISTS (SELECT 1 FROM seasons o WHERE o.workspace_id = s.workspace_id AND o.id <> s.id) AS others
+             FROM seasons s) se ON se.id = r.season_id
        CROSS JOIN LATERAL (
-         SELECT (SELECT p.value FROM server_stats p
-                 WHERE p.player_id = r.player_id AND p.stat_id = r.stat_id AND p.server_id = r.server_id
-                   AND p.season_id <> r.season_id AND p.observed_at < coalesce(se.started_at, se.created_at)
-                 ORDER BY p.observed_at DESC LIMIT 1) AS value
+         SELECT CASE WHEN se.others THEN (
+           SELECT p.value FROM server_stats p
+           WHERE p.player_id = r.player_id AND p.stat_id = r.stat_id AND p.server_id = r.server_id
+             AND p.season_id <> r.season_id AND p.observed_at < se.start
+           ORDER BY p.observed_at DESC LIMIT 1) END AS value
        ) prior
        CROSS JOIN LATERAL (
          SELECT CASE WHEN prior.value IS NULL THEN r.value WHEN r.value < prior.value THEN 0 ELSE prior.value END AS baseline
