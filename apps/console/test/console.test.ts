@@ -635,6 +635,50 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await look('leaderboards');
   }, 60_000);
 
+  it("shows the network totals, and one server's values with the Server picker", async () => {
+    const ws = await workspaceId();
+    const lobby = await services.servers.create(ACTOR, ws, {
+      name: 'Lobby',
+      hostname: 'lobby.example.com',
+      port: 25565,
+    });
+    // The console's client key was revoked above: another one uploads through the second server.
+    const key = await services.keys.create(ACTOR, ws, {
+      name: 'Lobby uploads',
+      type: 'client',
+      scopes: ['ingest:write'],
+    });
+    const upload = await fetch(`${base}/api/v1/ingest/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(
+        modBatch({
+          uuid: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+          username: 'Alex',
+          hostname: 'lobby.example.com',
+          sessionId: '5b1e2d3c-4a59-4687-9786-a5b4c3d2e1f0',
+          observedAt: new Date().toISOString(),
+          stats: [{ key: 'minecraft.custom:minecraft.play_time', value: 36_000 }],
+        }),
+      ),
+    });
+    expect(upload.status).toBe(200);
+    await page.reload();
+    await page.getByRole('cell', { name: '1 hour 30 minutes' }).waitFor();
+    const picker = page.getByLabel('Server');
+    expect(await picker.inputValue()).toBe('');
+    await picker.selectOption({ label: 'Lobby' });
+    await page.getByRole('cell', { name: '30 minutes', exact: true }).waitFor();
+    expect(new URL(page.url()).searchParams.get('server')).toBe(lobby.id);
+    await look('leaderboards-server');
+    await page.getByRole('link', { name: 'Alex' }).click();
+    await page.getByRole('cell', { name: '1 hour 30 minutes' }).waitFor();
+    await page.getByLabel('Server').selectOption({ label: 'Lobby' });
+    await page.getByRole('cell', { name: '30 minutes', exact: true }).waitFor();
+    await page.getByLabel('Server').selectOption({ label: 'All servers' });
+    await page.getByRole('cell', { name: '1 hour 30 minutes' }).waitFor();
+  }, 60_000);
+
   it('shows who is online', async () => {
     await nav('Online now').click();
     await page.getByRole('heading', { name: /Survival/ }).waitFor();

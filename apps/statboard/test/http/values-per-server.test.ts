@@ -57,7 +57,7 @@ async function stored(seasonId: string, player: string, key: string) {
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ WEBHOOK_ALLOW_PRIVATE: '1' });
   fx = await seedWorkspace(ctx.services, 'Network');
   second = (await ctx.services.servers.create(ACTOR, fx.workspaceId, { name: 'Creative', ...CREATIVE })).id;
 });
@@ -193,6 +193,61 @@ describe('reads: network totals and server=', () => {
       [a, 80],
       [b, 70],
     ]);
+  });
+});
+
+describe('leader_changed', () => {
+  it('announces a network total that takes rank 1 through the sum of two servers', async () => {
+    await ctx.services.webhooks.create(ACTOR, fx.workspaceId, {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['leaderboard.leader_changed'],
+    });
+    const stat = 'lead:score';
+    const [x, y] = [uuid(), uuid()];
+    await upload(x, MAIN, [{ key: stat, value: 50 }]);
+    await upload(y, MAIN, [{ key: stat, value: 40 }]);
+    // Creative's 20 alone does not beat 50; the network total of 60 does.
+    await upload(y, CREATIVE, [{ key: stat, value: 20 }]);
+    const messages = await sql(
+      ctx,
+      `SELECT data FROM webhook_messages WHERE type = 'leaderboard.leader_changed' AND data->'stat'->>'key' = $1
+       ORDER BY created_at, id`,
+      [stat],
+    );
+    expect(
+      messages.map((m) => {
+        const d = m.data as { player: { uuid: string }; value: number; previous: { value: number | null } };
+        return [d.player.uuid, d.value, d.previous.value];
+      }),
+    ).toEqual([
+      [x, 50, null],
+      [y, 60, 50],
+    ]);
+  });
+});
+
+describe('removing values (corrections, erasure)', () => {
+  it("removes one server's values and keeps the network row the sum of the others; without a server, all of them", async () => {
+    const p = uuid();
+    await upload(p, MAIN, [
+      { key: PLAY, value: 100 },
+      { key: JUMP, value: 4 },
+    ]);
+    await upload(p, CREATIVE, [{ key: PLAY, value: 30 }]);
+    const [row] = await sql(ctx, 'SELECT id FROM players WHERE uuid = $1', [p]);
+    const playerId = row!.id as string;
+    const removed = await ctx.db.transaction((tx) =>
+      ctx.services.ingest.removeValues(tx, { playerId, seasonId: fx.seasonId, statId: null, serverId: fx.serverId }),
+    );
+    // Main's two values went; the jump (Main's only) has no network value left, play time is Creative's alone.
+    expect(removed).toEqual({ serverRows: 2, networkRows: 1 });
+    expect((await stored(fx.seasonId, p, PLAY)).network?.value).toBe(30);
+    expect((await stored(fx.seasonId, p, JUMP)).network).toBeUndefined();
+    const all = await ctx.db.transaction((tx) =>
+      ctx.services.ingest.removeValues(tx, { playerId, seasonId: fx.seasonId, statId: null, serverId: null }),
+    );
+    expect(all).toEqual({ serverRows: 1, networkRows: 1 });
+    expect((await stored(fx.seasonId, p, PLAY)).servers).toEqual([]);
   });
 });
 

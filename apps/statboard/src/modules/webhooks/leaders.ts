@@ -39,6 +39,11 @@ interface Known {
   /** The rank-1 player's game UUID and value; null: the board has no public player's value. */
   leader: string | null;
   value: number;
+  /**
+   * The workspace has several servers: a written value is one server's, and the network total it makes may be
+   * larger (the statement finds out), so on a board where more is better every value is a candidate.
+   */
+  partial: boolean;
 }
 
 /** Boards remembered at most (about 100 bytes each); past it the oldest are forgotten and read again on use. */
@@ -65,7 +70,8 @@ export class LeaderWatch {
   ) {
     bus.subscribe((c) => {
       if (c === null) this.known.clear();
-      else if (c.topic === 'player' || c.topic === 'definition' || c.topic === 'season') this.forget(c.workspaceId);
+      else if (c.topic === 'player' || c.topic === 'definition' || c.topic === 'season' || c.topic === 'server')
+        this.forget(c.workspaceId);
     });
   }
 
@@ -88,7 +94,12 @@ export class LeaderWatch {
       const known = this.known.get(k);
       if (!known?.watched || boards.has(k) || known.leader === v.playerUuid) continue;
       // A board without a leader takes its first public player's value as rank 1: a change from no one.
-      if (known.leader !== null && !beats(known.order, v.value, known.value)) continue;
+      if (
+        known.leader !== null &&
+        !beats(known.order, v.value, known.value) &&
+        !(known.partial && known.order === 'desc')
+      )
+        continue;
       boards.set(k, { workspaceId: v.workspaceId, seasonId: v.seasonId, statId: v.statId });
     }
     return [...boards.values()];
@@ -156,6 +167,7 @@ export class LeaderWatch {
         watched: r.public && r.active,
         leader: r.uuid,
         value: r.value ?? 0,
+        partial: r.multi,
       });
     }
   }

@@ -184,10 +184,13 @@ export function leadersOf(
     active: boolean;
     uuid: string | null;
     value: number | null;
+    /** The workspace has several servers: a value is one server's part of the network total. */
+    multi: boolean;
   }[]
 > {
   return db.query(
-    `SELECT t.s, t.d, def.sort_order, def.public, se.active, top.uuid, top.value
+    `SELECT t.s, t.d, def.sort_order, def.public, se.active, top.uuid, top.value,
+       (SELECT count(*) FROM servers v WHERE v.workspace_id = def.workspace_id) > 1 AS multi
      FROM unnest($1::uuid[], $2::uuid[]) AS t(s, d)
      JOIN stat_definitions def ON def.id = t.d
      JOIN seasons se ON se.id = t.s
