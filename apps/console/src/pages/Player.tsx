@@ -1,14 +1,23 @@
 import { formatStatValue } from '@statboard/sdk/format';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { api, ok, StatboardError } from '../api.ts';
+import { useCan } from '../app/session.tsx';
 import { useStatLabels } from '../queries.ts';
 import { Chart } from '../ui/charts.tsx';
 import { DataTable } from '../ui/data-table.tsx';
 import { StatPicker, TIME_PLAYED } from '../ui/stat-picker.tsx';
 import { StatValue } from '../ui/stat-value.tsx';
-import { ago, Empty, ErrorNotice, formatCount, Loading, PageHeader } from '../ui/ui.tsx';
+import { ago, Badge, Empty, ErrorNotice, formatCount, Loading, PageHeader } from '../ui/ui.tsx';
+import {
+  ErasePlayerDialog,
+  RemoveValueDialog,
+  ResetSeasonDialog,
+  UnblockDialog,
+  useBlockedPlayers,
+  type ValueToRemove,
+} from './player/corrections.tsx';
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 
@@ -54,6 +63,19 @@ export function Player() {
   const hidden = stats.error instanceof StatboardError && stats.error.status === 404;
   const name = stats.data?.player.username ?? uuid;
   const points = history.data?.points ?? [];
+  const can = useCan();
+  const navigate = useNavigate();
+  const blocks = useBlockedPlayers();
+  const blocked = blocks.data?.data.some((b) => b.uuid === uuid.toLowerCase()) ?? false;
+  const [removing, setRemoving] = useState<ValueToRemove | null>(null);
+  const [resetting, setResetting] = useState(false);
+  const [erasing, setErasing] = useState(false);
+  const [unblocking, setUnblocking] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const subject = { uuid, name };
+  const canRemove = can('remove:values') && season !== undefined && values.length > 0;
+  // Also for a player with no values a website can see (hidden, or none in the active season).
+  const canErase = can('erase:players') && (stats.data !== undefined || hidden);
   return (
     <>
       <PageHeader
@@ -62,9 +84,44 @@ export function Player() {
           <>
             <code>{uuid}</code>
             {season ? ` · ${season.name}` : ''} · <Link to="/players">All players</Link>
+            {blocked ? (
+              <>
+                {' '}
+                <Badge tone="bad">blocked</Badge>
+              </>
+            ) : null}
+          </>
+        }
+        actions={
+          <>
+            {canRemove ? (
+              <button type="button" onClick={() => setResetting(true)}>
+                Reset season
+              </button>
+            ) : null}
+            {canErase ? (
+              <button type="button" className="danger" onClick={() => setErasing(true)}>
+                Erase player
+              </button>
+            ) : null}
+            {blocked && can('erase:players') ? (
+              <button type="button" onClick={() => setUnblocking(uuid.toLowerCase())}>
+                Unblock
+              </button>
+            ) : null}
           </>
         }
       />
+      {blocked ? (
+        <p className="notice warn" role="status">
+          This player is blocked: their uploads are discarded and counted as rejected (PLAYER_BLOCKED).
+        </p>
+      ) : null}
+      {done ? (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      ) : null}
       {hidden ? (
         <p className="notice" role="status">
           This player has no values a website can see: they are hidden, or have not uploaded in the active season. Show
@@ -91,7 +148,8 @@ export function Player() {
                 {
                   label: 'Statistic',
                   rowHeader: true,
-                  width: 10,
+                  // Narrower with the row's button, so that the values stay a table beside the chart.
+                  width: canRemove ? 9 : 10,
                   cell: (v) => (
                     <button type="button" className="link" onClick={() => setChosen(v.key)}>
                       {label(v.key)}
@@ -114,6 +172,23 @@ export function Player() {
                   ),
                 },
               ]}
+              actions={(v) =>
+                canRemove
+                  ? [
+                      {
+                        label: 'Remove',
+                        name: `Remove value ${label(v.key)}`,
+                        danger: true,
+                        onClick: () =>
+                          setRemoving({
+                            key: v.key,
+                            label: label(v.key),
+                            shown: formatStatValue(v.value, labels(v.key).unit),
+                          }),
+                      },
+                    ]
+                  : []
+              }
             />
           </section>
           <section aria-labelledby="detail-heading">
@@ -161,6 +236,36 @@ export function Player() {
           </section>
         </div>
       ) : null}
+      <RemoveValueDialog
+        player={subject}
+        season={season}
+        value={removing}
+        onClose={() => setRemoving(null)}
+        onDone={(message) => {
+          setRemoving(null);
+          setDone(message);
+        }}
+      />
+      <ResetSeasonDialog
+        player={subject}
+        season={season}
+        listed={values.length}
+        open={resetting}
+        onClose={() => setResetting(false)}
+        onDone={(message) => {
+          setResetting(false);
+          setDone(message);
+        }}
+      />
+      <ErasePlayerDialog
+        player={subject}
+        season={season}
+        listed={values.length}
+        open={erasing}
+        onClose={() => setErasing(false)}
+        onDone={() => navigate('/players', { state: { erased: name } })}
+      />
+      <UnblockDialog uuid={unblocking} name={name} onClose={() => setUnblocking(null)} />
     </>
   );
 }
