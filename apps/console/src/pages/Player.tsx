@@ -75,6 +75,8 @@ export function Player() {
   const subject = { uuid, name };
   const canRemove = can('remove:values') && season !== undefined && values.length > 0;
   // Also for a player with no values a website can see (hidden, or none in the active season).
+  // The chosen statistic's value: the one "Remove value" removes (beside its chart, so the table keeps its columns).
+  const chosenValue = values.find((v) => v.key === stat);
   const canErase = can('erase:players') && (stats.data !== undefined || hidden);
   return (
     <>
@@ -148,8 +150,7 @@ export function Player() {
                 {
                   label: 'Statistic',
                   rowHeader: true,
-                  // Narrower with the row's button, so that the values stay a table beside the chart.
-                  width: canRemove ? 9 : 10,
+                  width: 10,
                   cell: (v) => (
                     <button type="button" className="link" onClick={() => setChosen(v.key)}>
                       {label(v.key)}
@@ -172,23 +173,6 @@ export function Player() {
                   ),
                 },
               ]}
-              actions={(v) =>
-                canRemove
-                  ? [
-                      {
-                        label: 'Remove',
-                        name: `Remove value ${label(v.key)}`,
-                        danger: true,
-                        onClick: () =>
-                          setRemoving({
-                            key: v.key,
-                            label: label(v.key),
-                            shown: formatStatValue(v.value, labels(v.key).unit),
-                          }),
-                      },
-                    ]
-                  : []
-              }
             />
           </section>
           <section aria-labelledby="detail-heading">
@@ -200,6 +184,24 @@ export function Player() {
                 value={stat ?? ''}
                 onChange={setChosen}
               />
+            ) : null}
+            {canRemove && chosenValue ? (
+              <p>
+                <button
+                  type="button"
+                  className="danger"
+                  aria-label={`Remove value ${label(chosenValue.key)}`}
+                  onClick={() =>
+                    setRemoving({
+                      key: chosenValue.key,
+                      label: label(chosenValue.key),
+                      shown: formatStatValue(chosenValue.value, labels(chosenValue.key).unit),
+                    })
+                  }
+                >
+                  Remove value
+                </button>
+              </p>
             ) : null}
             {rank.data ? (
               <p>
@@ -243,6 +245,7 @@ export function Player() {
         onClose={() => setRemoving(null)}
         onDone={(message) => {
           setRemoving(null);
+          setChosen(null);
           setDone(message);
         }}
       />
