@@ -23,8 +23,9 @@ export const ROLE_LABEL: Record<Role, string> = {
 };
 
 export const ROLE_EXPLAINED: Record<Role, string> = {
-  owner: 'everything, including granting and taking the owner role',
-  admin: 'keys, servers, seasons, webhooks and the roles of users other than owners; reads users and the audit log',
+  owner: 'everything, including granting and taking the owner role, and erasing players',
+  admin:
+    "keys, servers, seasons, webhooks, the roles of users other than owners, and removing players' wrong values; reads users and the audit log",
   analyst: 'player visibility and statistic definitions; reads the rest except users and the audit log',
   readonly: 'reads players, statistics, keys, servers, seasons and activity; changes nothing',
 };

@@ -500,6 +500,75 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await page.getByRole('rowheader', { name: /Agent/ }).waitFor();
   }, 60_000);
 
+  it('removes a value and resets a season after confirmations that say what goes, erases and blocks a player, and unblocks them', async () => {
+    const uuid = '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a';
+    const send = async (stats: { key: string; value: number }[]) => {
+      const res = await fetch(`${base}/api/v1/ingest/batch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${clientSecret}`, 'content-type': 'application/json' },
+        body: JSON.stringify(modBatch({ uuid, username: 'Griefer', observedAt: new Date().toISOString(), stats })),
+      });
+      return res.status;
+    };
+    expect(
+      await send([
+        { key: 'minecraft.custom:minecraft.play_time', value: 36_000 },
+        { key: 'minecraft.mined:minecraft.stone', value: 999_999 },
+        { key: 'minecraft.custom:minecraft.walk_one_cm', value: 10_000 },
+      ]),
+    ).toBe(200);
+    await page.goto(`${base}/players/${uuid}`);
+    await page.getByRole('heading', { name: 'Griefer' }).waitFor();
+
+    // The statistic picked in the table: its chart, and the button that removes its value.
+    await page.getByRole('button', { name: 'Stone Mined', exact: true }).click();
+    await page.getByRole('button', { name: 'Remove value Stone Mined' }).click();
+    const one = page.getByRole('dialog', { name: 'Remove Stone Mined of Griefer?' });
+    expect(await one.textContent()).toMatch(/Removes the value of Stone Mined \(999,999\) of Griefer in Season 1/);
+    await look('player-remove-value');
+    await one.getByRole('button', { name: 'Remove value' }).click();
+    await page.getByRole('status').filter({ hasText: 'Removed the value of Stone Mined of Griefer.' }).waitFor();
+    await page.getByRole('rowheader', { name: 'Stone Mined' }).waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Reset season' }).click();
+    const reset = page.getByRole('dialog', { name: 'Reset Griefer in Season 1?' });
+    expect(await reset.textContent()).toMatch(/Removes 2 values of Griefer in Season 1/);
+    await look('player-reset-season');
+    await reset.getByRole('button', { name: 'Reset season' }).click();
+    await page.getByRole('status').filter({ hasText: 'Removed 2 values of Griefer in Season 1.' }).waitFor();
+
+    // Back with a value; then erased for good, and blocked.
+    expect(await send([{ key: 'minecraft.mined:minecraft.stone', value: 5 }])).toBe(200);
+    await page.reload();
+    await page.getByRole('rowheader', { name: 'Stone Mined' }).waitFor();
+    await page.getByRole('button', { name: 'Erase player' }).click();
+    const erase = page.getByRole('dialog', { name: 'Erase Griefer?' });
+    expect(await erase.textContent()).toMatch(/Removes Griefer for good: 1 value in Season 1 and every value/);
+    expect(await erase.textContent()).toMatch(/cannot be undone/);
+    await erase.getByRole('checkbox', { name: 'Also block their uploads' }).check();
+    await look('player-erase');
+    await erase.getByRole('button', { name: 'Erase player' }).click();
+    await page.waitForURL(`${base}/players`);
+    await page.getByRole('status').filter({ hasText: 'Erased Griefer' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Griefer' }).count()).toBe(0);
+    await page.getByRole('table', { name: 'Blocked players' }).getByRole('rowheader', { name: uuid }).waitFor();
+    // Their mod keeps uploading: answered as usual, discarded.
+    expect(await send([{ key: 'minecraft.mined:minecraft.stone', value: 6 }])).toBe(200);
+    const [row] = await services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM players WHERE uuid = $1', [
+      uuid,
+    ]);
+    expect(row!.n).toBe(0);
+    await look('players-blocked');
+
+    await page.goto(`${base}/players/${uuid}`);
+    await page.getByText('This player is blocked').waitFor();
+    await page.getByRole('button', { name: 'Unblock' }).click();
+    const unblock = page.getByRole('dialog', { name: `Unblock ${uuid}?` });
+    expect(await unblock.textContent()).toMatch(/accepted again/);
+    await unblock.getByRole('button', { name: 'Unblock player' }).click();
+    await page.getByText('This player is blocked').waitFor({ state: 'detached' });
+  }, 90_000);
+
   it('revokes a key after a confirmation; uploads with it fail from then on', async () => {
     await nav('API keys').click();
     await page.getByRole('button', { name: 'Revoke Mod uploads' }).click();

@@ -1,15 +1,24 @@
 import { formatStatValue } from '@statboard/sdk/format';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { api, ok, StatboardError } from '../api.ts';
+import { useCan } from '../app/session.tsx';
 import { useStatLabels } from '../queries.ts';
 import { Chart } from '../ui/charts.tsx';
 import { DataTable } from '../ui/data-table.tsx';
 import { ServerPicker } from '../ui/server-picker.tsx';
 import { StatPicker, TIME_PLAYED } from '../ui/stat-picker.tsx';
 import { StatValue } from '../ui/stat-value.tsx';
-import { ago, Empty, ErrorNotice, formatCount, Loading, PageHeader } from '../ui/ui.tsx';
+import { ago, Badge, Empty, ErrorNotice, formatCount, Loading, PageHeader } from '../ui/ui.tsx';
+import {
+  ErasePlayerDialog,
+  RemoveValueDialog,
+  ResetSeasonDialog,
+  UnblockDialog,
+  useBlockedPlayers,
+  type ValueToRemove,
+} from './player/corrections.tsx';
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 
@@ -60,6 +69,21 @@ export function Player() {
   const hidden = stats.error instanceof StatboardError && stats.error.status === 404;
   const name = stats.data?.player.username ?? uuid;
   const points = history.data?.points ?? [];
+  const can = useCan();
+  const navigate = useNavigate();
+  const blocks = useBlockedPlayers();
+  const blocked = blocks.data?.data.some((b) => b.uuid === uuid.toLowerCase()) ?? false;
+  const [removing, setRemoving] = useState<ValueToRemove | null>(null);
+  const [resetting, setResetting] = useState(false);
+  const [erasing, setErasing] = useState(false);
+  const [unblocking, setUnblocking] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const subject = { uuid, name };
+  const canRemove = can('remove:values') && season !== undefined && values.length > 0;
+  // Also for a player with no values a website can see (hidden, or none in the active season).
+  // The chosen statistic's value: the one "Remove value" removes (beside its chart, so the table keeps its columns).
+  const chosenValue = values.find((v) => v.key === stat);
+  const canErase = can('erase:players') && (stats.data !== undefined || hidden);
   return (
     <>
       <PageHeader
@@ -68,9 +92,44 @@ export function Player() {
           <>
             <code>{uuid}</code>
             {season ? ` · ${season.name}` : ''} · <Link to="/players">All players</Link>
+            {blocked ? (
+              <>
+                {' '}
+                <Badge tone="bad">blocked</Badge>
+              </>
+            ) : null}
+          </>
+        }
+        actions={
+          <>
+            {canRemove ? (
+              <button type="button" onClick={() => setResetting(true)}>
+                Reset season
+              </button>
+            ) : null}
+            {canErase ? (
+              <button type="button" className="danger" onClick={() => setErasing(true)}>
+                Erase player
+              </button>
+            ) : null}
+            {blocked && can('erase:players') ? (
+              <button type="button" onClick={() => setUnblocking(uuid.toLowerCase())}>
+                Unblock
+              </button>
+            ) : null}
           </>
         }
       />
+      {blocked ? (
+        <p className="notice warn" role="status">
+          This player is blocked: their uploads are discarded and counted as rejected (PLAYER_BLOCKED).
+        </p>
+      ) : null}
+      {done ? (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      ) : null}
       {hidden ? (
         <p className="notice" role="status">
           This player has no values a website can see: they are hidden, or have not uploaded in the active season. Show
@@ -133,6 +192,24 @@ export function Player() {
                 onChange={setChosen}
               />
             ) : null}
+            {canRemove && chosenValue ? (
+              <p>
+                <button
+                  type="button"
+                  className="danger"
+                  aria-label={`Remove value ${label(chosenValue.key)}`}
+                  onClick={() =>
+                    setRemoving({
+                      key: chosenValue.key,
+                      label: label(chosenValue.key),
+                      shown: formatStatValue(chosenValue.value, labels(chosenValue.key).unit),
+                    })
+                  }
+                >
+                  Remove value
+                </button>
+              </p>
+            ) : null}
             {rank.data ? (
               <p>
                 Rank <strong>{formatCount(rank.data.entry.rank)}</strong> of {formatCount(rank.data.total)} in{' '}
@@ -168,6 +245,37 @@ export function Player() {
           </section>
         </div>
       ) : null}
+      <RemoveValueDialog
+        player={subject}
+        season={season}
+        value={removing}
+        onClose={() => setRemoving(null)}
+        onDone={(message) => {
+          setRemoving(null);
+          setChosen(null);
+          setDone(message);
+        }}
+      />
+      <ResetSeasonDialog
+        player={subject}
+        season={season}
+        listed={values.length}
+        open={resetting}
+        onClose={() => setResetting(false)}
+        onDone={(message) => {
+          setResetting(false);
+          setDone(message);
+        }}
+      />
+      <ErasePlayerDialog
+        player={subject}
+        season={season}
+        listed={values.length}
+        open={erasing}
+        onClose={() => setErasing(false)}
+        onDone={() => navigate('/players', { state: { erased: name } })}
+      />
+      <UnblockDialog uuid={unblocking} name={name} onClose={() => setUnblocking(null)} />
     </>
   );
 }

@@ -1,16 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { api, ok, type Schemas } from '../api.ts';
 import { useCan } from '../app/session.tsx';
 import { DataTable } from '../ui/data-table.tsx';
 import { TextField } from '../ui/form.tsx';
-import { ago, Badge, PageHeader } from '../ui/ui.tsx';
+import { ago, Badge, PageHeader, When } from '../ui/ui.tsx';
+import { UnblockDialog, useBlockedPlayers } from './player/corrections.tsx';
 
 type AdminPlayer = Schemas['AdminPlayer'];
 
 export function Players() {
-  const canCurate = useCan()('write:players');
+  const can = useCan();
+  const canCurate = can('write:players');
+  const erased = (useLocation().state as { erased?: string } | null)?.erased;
+  const blocks = useBlockedPlayers();
+  const [unblocking, setUnblocking] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const q = useDeferredValue(search.trim());
@@ -36,6 +41,11 @@ export function Players() {
         title="Players"
         description="Everyone who has uploaded. A hidden player is left out of every website read: leaderboards, player pages, who is online."
       />
+      {erased ? (
+        <p className="notice" role="status">
+          Erased {erased}: their values, history, sessions, events and name are gone.
+        </p>
+      ) : null}
       <div className="filters">
         <TextField
           label="Search players"
@@ -80,6 +90,25 @@ export function Players() {
         }
       />
       {list.length >= 500 ? <p className="small muted">The first 500 shown: search to narrow the list.</p> : null}
+      {blocks.data && blocks.data.data.length > 0 ? (
+        <section aria-labelledby="blocked-heading">
+          <h2 id="blocked-heading">Blocked players</h2>
+          <p className="muted">Erased players whose uploads are discarded (counted as rejected: PLAYER_BLOCKED).</p>
+          <DataTable
+            caption="Blocked players"
+            query={blocks}
+            rowKey={(b) => b.uuid}
+            empty="No player is blocked."
+            rowName={(b) => b.uuid}
+            columns={[
+              { label: 'UUID', rowHeader: true, cell: (b) => <code className="small">{b.uuid}</code> },
+              { label: 'Blocked', width: 8, cell: (b) => <When at={b.blocked_at} /> },
+            ]}
+            actions={(b) => (can('erase:players') ? [{ label: 'Unblock', onClick: () => setUnblocking(b.uuid) }] : [])}
+          />
+        </section>
+      ) : null}
+      <UnblockDialog uuid={unblocking} onClose={() => setUnblocking(null)} />
     </>
   );
 }

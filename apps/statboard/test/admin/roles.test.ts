@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '#src/access/roles.ts';
 import { ACTOR } from '../helpers.ts';
@@ -32,6 +33,7 @@ let n = 0;
 const READERS: Role[] = ['owner', 'admin', 'analyst', 'readonly'];
 const ANALYSTS: Role[] = ['owner', 'admin', 'analyst'];
 const ADMINS: Role[] = ['owner', 'admin'];
+const OWNERS: Role[] = ['owner'];
 
 const freshKey = async () =>
   (await w.services.keys.create(ACTOR, t.workspaceId, { name: `k${++n}`, type: 'client', scopes: ['ingest:write'] }))
@@ -145,6 +147,39 @@ const ROUTES: AdminRoute[] = [
     allowed: ANALYSTS,
     ok: 200,
     make: async () => ({ url: `/api/v1/admin/players/${PLAYER_UUID}`, body: { public: true } }),
+  },
+  {
+    method: 'DELETE',
+    path: '/admin/players/{player}/stats',
+    allowed: ADMINS,
+    ok: 200,
+    make: async () => ({ url: `/api/v1/admin/players/${PLAYER_UUID}/stats?season=${t.seasonId}` }),
+  },
+  {
+    method: 'DELETE',
+    path: '/admin/players/{player}',
+    allowed: OWNERS,
+    ok: 204,
+    // A UUID without a player can be blocked: a fresh one for each call.
+    make: async () => ({ url: `/api/v1/admin/players/${randomUUID()}?block=true` }),
+  },
+  {
+    method: 'DELETE',
+    path: '/admin/players/{player}/block',
+    allowed: OWNERS,
+    ok: 204,
+    make: async () => {
+      const uuid = randomUUID();
+      await w.services.erasure.erase(ACTOR, t.workspaceId, uuid, true);
+      return { url: `/api/v1/admin/players/${uuid}/block` };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/admin/players/blocked',
+    allowed: READERS,
+    ok: 200,
+    make: async () => ({ url: '/api/v1/admin/players/blocked' }),
   },
   {
     method: 'GET',
