@@ -226,31 +226,6 @@ describe('leader_changed', () => {
   });
 });
 
-describe('removing values (corrections, erasure)', () => {
-  it("removes one server's values and keeps the network row the sum of the others; without a server, all of them", async () => {
-    const p = uuid();
-    await upload(p, MAIN, [
-      { key: PLAY, value: 100 },
-      { key: JUMP, value: 4 },
-    ]);
-    await upload(p, CREATIVE, [{ key: PLAY, value: 30 }]);
-    const [row] = await sql(ctx, 'SELECT id FROM players WHERE uuid = $1', [p]);
-    const playerId = row!.id as string;
-    const removed = await ctx.db.transaction((tx) =>
-      ctx.services.ingest.removeValues(tx, { playerId, seasonId: fx.seasonId, statId: null, serverId: fx.serverId }),
-    );
-    // Main's two values went; the jump (Main's only) has no network value left, play time is Creative's alone.
-    expect(removed).toEqual({ serverRows: 2, networkRows: 1 });
-    expect((await stored(fx.seasonId, p, PLAY)).network?.value).toBe(30);
-    expect((await stored(fx.seasonId, p, JUMP)).network).toBeUndefined();
-    const all = await ctx.db.transaction((tx) =>
-      ctx.services.ingest.removeValues(tx, { playerId, seasonId: fx.seasonId, statId: null, serverId: null }),
-    );
-    expect(all).toEqual({ serverRows: 1, networkRows: 1 });
-    expect((await stored(fx.seasonId, p, PLAY)).servers).toEqual([]);
-  });
-});
-
 describe('statboard import --server', () => {
   it("writes the named server's values; with several servers and none named, says which to name", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'statboard-per-server-'));

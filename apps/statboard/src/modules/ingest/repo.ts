@@ -347,65 +347,6 @@ export async function writeGroup(
   };
 }
 
-/** What `removeValues` removed: server rows (`server_stats`) and network rows (`player_stats`). */
-export interface RemovedValues {
-  serverRows: number;
-  networkRows: number;
-}
-
-/**
- * Removes a player's values of a season (of one statistic, and of one server, when given), keeping the network
- * rows the sums of what is left: without a server, the network rows and their history go too (every server's
- * values of them); with one, the network rows of the statistics that server held are summed again from the
- * other servers' rows (removed when none is left) and their history (the network's) is kept. Two statements: run
- * it in a transaction.
- */
-export async function removeValues(
-  tx: Queryable,
-  q: { playerId: string; seasonId: string; statId: string | null; serverId: string | null },
-): Promise<RemovedValues> {
-  const gone = await tx.query<{ stat_id: string }>(
-    `DELETE FROM server_stats WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3)
-       AND ($4::uuid IS NULL OR server_id = $4)
-     RETURNING stat_id`,
-    [q.playerId, q.seasonId, q.statId, q.serverId],
-  );
-  if (q.serverId === null) {
-    const rows = await tx.query<{ n: number }>(
-      `WITH net AS (
-         DELETE FROM player_stats WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3)
-         RETURNING 1
-       ), hist AS (
-         DELETE FROM stat_history WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3)
-         RETURNING 1
-       )
-       SELECT (SELECT count(*) FROM net)::int AS n, (SELECT count(*) FROM hist) AS h`,
-      [q.playerId, q.seasonId, q.statId],
-    );
-    return { serverRows: gone.length, networkRows: rows[0]?.n ?? 0 };
-  }
-  const stats = [...new Set(gone.map((g) => g.stat_id))];
-  if (stats.length === 0) return { serverRows: 0, networkRows: 0 };
-  const rows = await tx.query<{ n: number }>(
-    `WITH left_over AS (
-       SELECT stat_id, sum(value) AS value, sum(gain) AS gain FROM server_stats
-       WHERE player_id = $1 AND season_id = $2 AND stat_id = ANY($3::uuid[]) GROUP BY stat_id
-     ), summed AS (
-       UPDATE player_stats p SET value = l.value, gain = l.gain, updated_at = now()
-       FROM left_over l
-       WHERE p.player_id = $1 AND p.season_id = $2 AND p.stat_id = l.stat_id
-       RETURNING 1
-     ), net AS (
-       DELETE FROM player_stats p WHERE p.player_id = $1 AND p.season_id = $2 AND p.stat_id = ANY($3::uuid[])
-         AND NOT EXISTS (SELECT 1 FROM left_over l WHERE l.stat_id = p.stat_id)
-       RETURNING 1
-     )
-     SELECT (SELECT count(*) FROM net)::int AS n, (SELECT count(*) FROM summed) AS s`,
-    [q.playerId, q.seasonId, uuidArray(stats)],
-  );
-  return { serverRows: gone.length, networkRows: rows[0]?.n ?? 0 };
-}
-
 /** One rejection bucket: counts of the same (reason, key, server address, player) in one hour. */
 export interface RejectionBucket {
   workspaceId: string;

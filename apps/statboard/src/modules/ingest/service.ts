@@ -2,7 +2,7 @@ import type { AuthKey } from '#src/access/auth-key.ts';
 import { requirePlayer, requireSeason, requireServer } from '#src/access/restrictions.ts';
 import type { ChangeBus } from '#src/cache/bus.ts';
 import type { Config } from '#src/config.ts';
-import type { Db, Queryable } from '#src/db/types.ts';
+import type { Db } from '#src/db/types.ts';
 import { AppError } from '#src/errors.ts';
 import { parseRfc3339 } from '#src/lib/rfc3339.ts';
 import { CLIENT_CLOCK_SKEW_MS, observedNoLaterThan } from '#src/lib/upload-rules.ts';
@@ -11,7 +11,6 @@ import { PLAYERS_PER_KEY_HOUR, type ScreeningStage } from '#src/modules/screenin
 import type { SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
 import type { IngestDiagnostics } from './diagnostics.ts';
-import * as repo from './repo.ts';
 import type { IngestBatchBody } from './schemas.ts';
 import { type IngestHooks, IngestWriter } from './writer.ts';
 
@@ -87,19 +86,6 @@ export class IngestService {
 
   private readonly nextUploadAfter: number;
   private readonly newStatsPerDay: number;
-
-  /**
-   * The one way to remove stored values (corrections, erasure): a player's values of a season, of one statistic
-   * and of one server when given (ids), with the network totals kept the sums of what is left (see
-   * `repo.removeValues`). Run inside the caller's transaction (`tx`), which also records the audit and publishes
-   * the `values` change once committed.
-   */
-  removeValues(
-    tx: Queryable,
-    q: { playerId: string; seasonId: string; statId: string | null; serverId: string | null },
-  ): Promise<repo.RemovedValues> {
-    return repo.removeValues(tx, q);
-  }
 
   /**
    * `bytes`: the body's size as received (bounds the memory of batches waiting for the writer). `dryRun`: every
