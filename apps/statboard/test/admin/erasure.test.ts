@@ -281,6 +281,32 @@ describe(`blocked players (${DB_KIND})`, () => {
     expect(group).toMatchObject({ count: 2, player_uuid: blockedUuid, server: { hostname: 'mc.example.com' } });
   });
 
+  it("discards a blocked player's values in a server's upload (POST /ingest/server) and stores the others", async () => {
+    const agent = await w.services.keys.create(ACTOR, t.workspaceId, {
+      name: 'agent',
+      type: 'integration',
+      scopes: ['ingest:server'],
+      server_restrictions: [t.serverId],
+    });
+    const other = freshUuid();
+    const res = await w.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/server',
+      headers: bearer(agent.secret),
+      payload: {
+        observed_at: new Date().toISOString(),
+        players: [
+          { uuid: blockedUuid, username: 'Cheater', stats: [{ key: STONE, value: 7 }] },
+          { uuid: other, username: 'Honest', stats: [{ key: STONE, value: 3 }] },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ accepted: true, players: 1, values: 1 });
+    expect((await rowsOf(blockedUuid)).players).toBe(0);
+    expect((await rowsOf(other)).values).toBe(1);
+  });
+
   it('skips a blocked player in an import of a world', async () => {
     const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
     const { join } = await import('node:path');

@@ -30,7 +30,8 @@ export const ingestFeature = {
         s.playerBlocks,
         s.screening,
       ),
-    serverUploads: (s) => new ServerUploadService(s.ingest.writer, s.servers, s.seasons, s.online, s.diagnostics),
+    serverUploads: (s) =>
+      new ServerUploadService(s.ingest.writer, s.servers, s.seasons, s.online, s.diagnostics, s.playerBlocks),
   },
   // One collector for the process: it writes on its own connection, outside any transaction.
   shared: { diagnostics: (s) => new IngestDiagnostics(s.db, Date.now, s.bus) },

@@ -4,10 +4,12 @@ import { AppError } from '#src/errors.ts';
 import { parseRfc3339 } from '#src/lib/rfc3339.ts';
 import { CLIENT_CLOCK_SKEW_MS, observedNoLaterThan } from '#src/lib/upload-rules.ts';
 import type { OnlineService } from '#src/modules/online/service.ts';
+import type { PlayerBlocks } from '#src/modules/players/blocks.ts';
 import type { SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
 import type { IngestDiagnostics } from './diagnostics.ts';
 import type { IngestServerBody } from './schemas.ts';
+import { PLAYER_BLOCKED, PLAYER_BLOCKED_MESSAGE } from './service.ts';
 import type { IngestItem, IngestWriter } from './writer.ts';
 
 export interface ServerUploadResult {
@@ -56,6 +58,7 @@ export class ServerUploadService {
     private readonly seasons: SeasonService,
     private readonly online: OnlineService,
     private readonly diagnostics: IngestDiagnostics | null = null,
+    private readonly blocks: Pick<PlayerBlocks, 'isBlocked'> | null = null,
   ) {}
 
   /** Checks in the order of batches: the body, player restriction 403, server 404, active season 404/403. */
@@ -74,7 +77,23 @@ export class ServerUploadService {
     if (!season) throw new AppError('NOT_FOUND', 'There is no active season.');
     requireSeason(key, season.id, 'upload');
 
-    const items: IngestItem[] = body.players.map((p) => ({
+    // Blocked players' values are discarded, as their own uploads are, and counted once per upload.
+    const kept = [];
+    for (const p of body.players) {
+      const uuid = p.uuid.toLowerCase();
+      if (this.blocks && (await this.blocks.isBlocked(key.workspaceId, uuid))) {
+        this.diagnostics?.rejected({
+          workspaceId: key.workspaceId,
+          code: PLAYER_BLOCKED,
+          message: PLAYER_BLOCKED_MESSAGE,
+          keyId: key.id,
+          hostname: server.hostname,
+          port: server.port,
+          playerUuid: uuid,
+        });
+      } else kept.push(p);
+    }
+    const items: IngestItem[] = kept.map((p) => ({
       workspaceId: key.workspaceId,
       seasonId: season.id,
       serverId: server.id,

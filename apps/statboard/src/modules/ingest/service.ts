@@ -37,7 +37,7 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
 
 /** The rejection code of an upload for a blocked player (answered 200, discarded). */
 export const PLAYER_BLOCKED = 'PLAYER_BLOCKED';
-const PLAYER_BLOCKED_MESSAGE =
+export const PLAYER_BLOCKED_MESSAGE =
   'Upload discarded: an owner erased this player and blocked their uploads (DELETE /admin/players/{player}/block lets them in again).';
 
 export interface IngestResult {
