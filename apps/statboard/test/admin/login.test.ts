@@ -56,6 +56,7 @@ describe('OIDC login against a real provider', () => {
       workspaces: [],
       public_url: 'http://statboard.test',
       public_url_loopback: false,
+      open_reviews: 0,
     });
   });
 
