@@ -277,6 +277,14 @@ describe('new statistics', () => {
     // A statistic the workspace has is not new: its values are stored as ever.
     await upload(p, 'Flooder', [{ key: 'flood:k00', value: 9 }]);
     expect(await stored(p, 'flood:k00')).toBe(9);
+    // The game's own statistics are not invented keys: a first session sends hundreds of them, all stored, even
+    // past the day's limit.
+    const q = randomUUID();
+    const blocks = ['stone', 'dirt', 'oak_log', 'sand', 'gravel', 'cobblestone', 'granite', 'diorite', 'andesite'];
+    const game = blocks.map((b, i) => ({ key: `minecraft.broken:minecraft.${b}`, value: i + 1 }));
+    await upload(q, 'Newcomer', [...game, { key: 'minecraft.mined:minecraft.not_a_block', value: 1 }]);
+    for (const g of game) expect(await stored(q, g.key)).toBe(g.value);
+    expect(await stored(q, 'minecraft.mined:minecraft.not_a_block')).toBeUndefined();
   });
 });
 

@@ -3,6 +3,7 @@ import { isDatabaseUnavailable } from '#src/db/availability.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { unavailable } from '#src/errors.ts';
 import { sqlState } from '#src/lib/pg-errors.ts';
+import { isGameStatistic } from '#src/modules/stats/game-catalog.ts';
 import type { LeaderWatch, WrittenValue } from '#src/modules/webhooks/leaders.ts';
 import type { Outbox } from '#src/modules/webhooks/outbox.ts';
 import * as repo from './repo.ts';
@@ -274,7 +275,8 @@ export class IngestWriter {
         if (known?.has(s.key)) continue;
         const dk = `${it.workspaceId}/${s.key}`;
         const m = missing.get(dk);
-        if (!m) missing.set(dk, { w: it.workspaceId, k: s.key, client: it.fromClient === true });
+        if (!m)
+          missing.set(dk, { w: it.workspaceId, k: s.key, client: it.fromClient === true && !isGameStatistic(s.key) });
         else if (it.fromClient !== true) m.client = false;
       }
     }

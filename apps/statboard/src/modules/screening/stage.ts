@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '#src/db/types.ts';
 import { DAY_MS, HOUR_MS } from '#src/lib/time-buckets.ts';
 import type { Metrics } from '#src/metrics/metrics.ts';
+import { isGameStatistic } from '#src/modules/stats/game-catalog.ts';
 import type { Outbox } from '#src/modules/webhooks/outbox.ts';
 import * as repo from './repo.ts';
 import {
@@ -77,8 +78,9 @@ export class ScreeningStage {
       keys,
     );
 
-    // New statistics past the day's limit: dropped (only what the workspace does not define yet counts).
-    const fresh = keys.filter((k) => !ctx.definitions.has(k));
+    // New statistics past the day's limit: dropped (only what the workspace does not define yet counts, and not
+    // the game's own statistics, which the mod sends all of in a player's first session: only invented keys).
+    const fresh = keys.filter((k) => !ctx.definitions.has(k) && !isGameStatistic(k));
     let dropped: string[] = [];
     if (fresh.length > 0 && this.newStatsPerDay > 0) {
       const since = new Date(Math.floor(now / DAY_MS) * DAY_MS);

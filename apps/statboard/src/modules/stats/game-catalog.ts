@@ -35,3 +35,18 @@ export function gameCatalog(): GameCatalog {
   catalog ??= JSON.parse(readFileSync(GAME_CATALOG_FILE, 'utf8')) as GameCatalog;
   return catalog;
 }
+
+/**
+ * Whether `key` is one of the game's own statistics (`minecraft.custom:minecraft.play_time`,
+ * `minecraft.mined:minecraft.stone`): a custom statistic the catalog names, or a family the catalog knows counting
+ * a block, item or entity it lists.
+ */
+export function isGameStatistic(key: string): boolean {
+  const m = /^minecraft\.([a-z_]+):minecraft\.([a-z0-9_]+)$/.exec(key);
+  if (!m) return false;
+  const c = gameCatalog();
+  const [, type, thing] = m as unknown as [string, string, string];
+  if (type === 'custom') return Object.hasOwn(c.custom, thing);
+  const family = c.families[type];
+  return family !== undefined && Object.hasOwn(c[family.of], thing);
+}
