@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, RequestPayload } from 'fastify';
 import { type AdminGuards, memberOf } from '#src/access/admin-guard.ts';
 import { type KeyGuard, keyOf } from '#src/access/key-guard.ts';
 import { AppError } from '#src/errors.ts';
@@ -95,13 +95,7 @@ export function ingestRoutes(
         },
         // Order of checks: a wrong content type is 400 before the body is read (so before 413), and
         // Fastify's built-in text/plain parser must not turn such a body into a schema error (422).
-        preParsing: async (request, _reply, payload) => {
-          const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-          if (type !== 'application/json') {
-            throw new AppError('BAD_REQUEST', 'The request body must be application/json.');
-          }
-          return payload;
-        },
+        preParsing: requireJsonBody,
         schema: {
           tags: ['Ingest'],
           operationId: 'ingestBatch',
@@ -214,4 +208,18 @@ export function activityRoutes(diagnostics: IngestDiagnostics, guards: AdminGuar
       }),
     );
   };
+}
+
+/**
+ * Uploads take JSON only: a wrong content type is 400 before the body is read (so before 413), and Fastify's
+ * built-in text/plain parser never turns such a body into a schema error (422).
+ */
+export async function requireJsonBody(
+  request: FastifyRequest,
+  _reply: unknown,
+  payload: RequestPayload,
+): Promise<RequestPayload> {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') throw new AppError('BAD_REQUEST', 'The request body must be application/json.');
+  return payload;
 }

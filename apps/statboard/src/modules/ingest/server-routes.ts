@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type KeyGuard, keyOf } from '#src/access/key-guard.ts';
-import { AppError } from '#src/errors.ts';
+
 import { errorResponses } from '#src/http/schemas.ts';
 import type { Metrics } from '#src/metrics/metrics.ts';
+import { requireJsonBody } from './routes.ts';
 import { IngestServerBody, IngestServerResponse } from './schemas.ts';
 import type { ServerUploadService } from './server-upload.ts';
 
@@ -35,13 +36,7 @@ export function serverIngestRoutes(
           done();
         },
         // As for batches: a wrong content type is 400 before the body is read.
-        preParsing: async (request, _reply, payload) => {
-          const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-          if (type !== 'application/json') {
-            throw new AppError('BAD_REQUEST', 'The request body must be application/json.');
-          }
-          return payload;
-        },
+        preParsing: requireJsonBody,
         schema: {
           tags: ['Ingest'],
           operationId: 'ingestServer',
