@@ -70,9 +70,16 @@ async function main(): Promise<void> {
     const players = makePlayers(PLAYERS);
     log(`seeding ${PLAYERS} players × ${STATS} statistics`);
     const body = (p: BenchPlayer) => JSON.parse(modBatch(p, STATS)) as IngestBatchBody;
+    // The players are known to the server before the rounds (their first uploads stored, as on a running network),
+    // and the tables analysed, as autovacuum does on a running network: what is measured is the upload of a
+    // known player, the common case. (A newcomer whose first values would rank in a board's top 10 is held by
+    // `first_sight`; the bench's players start with counters up to 1,000,000, so seeding through screening would
+    // hold many of them on every upload.)
     for (let i = 0; i < players.length; i += IN_FLIGHT) {
-      await Promise.all(players.slice(i, i + IN_FLIGHT).map((p) => on.ingest(key, body(p))));
+      await Promise.all(players.slice(i, i + IN_FLIGHT).map((p) => off.ingest(key, body(p))));
     }
+    await services.flush();
+    await db.exec('ANALYZE');
 
     /** Batches per second through `service` for SECONDS, IN_FLIGHT at a time. */
     const run = async (service: IngestService): Promise<number> => {
@@ -105,11 +112,14 @@ async function main(): Promise<void> {
       log(`round ${round + 1}: off ${fmtInt(got.off!)}/s, on ${fmtInt(got.on!)}/s`);
     }
     const ratio = median(ratios);
+    const held = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM review_values'))[0]!.n;
+    log(`values held for review during the run: ${held}`);
     const section = [
       'Client uploads through the ingest service (no HTTP) with the screening stage and without it, on one ' +
         `PostgreSQL database: ${PLAYERS} players, ${STATS} statistics a batch, ${IN_FLIGHT} batches in flight, ` +
-        `${ROUNDS} interleaved rounds of ${SECONDS} s; honest uploads (nothing held), so this is what every ` +
-        'upload pays. Target: ≥ 0.95x.',
+        `${ROUNDS} interleaved rounds of ${SECONDS} s; honest uploads of players the server knows (their first ` +
+        `uploads stored before the rounds, the tables analysed), so this is what every upload pays; values held ` +
+        `during the run: ${held}. Target: ≥ 0.95x.`,
       '',
       machine,
       '',
@@ -129,7 +139,9 @@ async function main(): Promise<void> {
     await services.flush();
   } finally {
     await db.close();
-    await scratch.drop();
+    // BENCH_KEEP_DB=1 keeps the database (its name is logged) to look into a plan.
+    if (process.env.BENCH_KEEP_DB === '1') log(`kept ${scratch.url}`);
+    else await scratch.drop();
   }
 }
 
