@@ -98,26 +98,29 @@ export async function screeningContext(
 }
 
 /**
- * The boards of `statIds` in the season as `first_sight` sees them: public players counted up to `min`, and the
- * value at rank `top` in each order.
+ * The boards of `stats` in the season as `first_sight` sees them: public players counted up to `min`, and the
+ * value at rank `top` in each board's own order (only that order is read: the other one has no index to follow).
  */
 export function boardTops(
   db: Queryable,
   seasonId: string,
-  statIds: readonly string[],
+  stats: readonly { id: string; order: 'asc' | 'desc' }[],
   min: number,
   top: number,
-): Promise<{ stat_id: string; players: number; desc_value: number | null; asc_value: number | null }[]> {
+): Promise<{ stat_id: string; players: number; tenth: number | null }[]> {
   return db.query(
     `SELECT t.d AS stat_id,
        (SELECT count(*) FROM (SELECT 1 FROM player_stats s JOIN players p ON p.id = s.player_id AND p.public
           WHERE s.season_id = $1 AND s.stat_id = t.d LIMIT $3) x)::int AS players,
-       (SELECT s.value FROM player_stats s JOIN players p ON p.id = s.player_id AND p.public
-          WHERE s.season_id = $1 AND s.stat_id = t.d ORDER BY s.value DESC, s.updated_at LIMIT 1 OFFSET $4) AS desc_value,
-       (SELECT s.value FROM player_stats s JOIN players p ON p.id = s.player_id AND p.public
-          WHERE s.season_id = $1 AND s.stat_id = t.d ORDER BY s.value ASC, s.updated_at LIMIT 1 OFFSET $4) AS asc_value
-     FROM unnest($2::uuid[]) AS t(d)`,
-    [seasonId, uuidArray(statIds), min, top - 1],
+       CASE WHEN t.o = 'asc' THEN
+         (SELECT s.value FROM player_stats s JOIN players p ON p.id = s.player_id AND p.public
+            WHERE s.season_id = $1 AND s.stat_id = t.d ORDER BY s.value ASC, s.updated_at LIMIT 1 OFFSET $4)
+       ELSE
+         (SELECT s.value FROM player_stats s JOIN players p ON p.id = s.player_id AND p.public
+            WHERE s.season_id = $1 AND s.stat_id = t.d ORDER BY s.value DESC, s.updated_at LIMIT 1 OFFSET $4)
+       END AS tenth
+     FROM unnest($2::uuid[], $5::text[]) AS t(d, o)`,
+    [seasonId, uuidArray(stats.map((s) => s.id)), min, top - 1, textArray(stats.map((s) => s.order))],
   );
 }
 

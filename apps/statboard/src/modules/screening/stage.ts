@@ -131,14 +131,13 @@ export class ScreeningStage {
         const rows = await repo.boardTops(
           this.db,
           input.seasonId,
-          watched.map((d) => d.id),
+          watched.map((d) => ({ id: d.id, order: d.sort_order })),
           FIRST_SIGHT_MIN_PLAYERS,
           FIRST_SIGHT_TOP,
         );
         const order = new Map(watched.map((d) => [d.id, d.sort_order]));
         for (const r of rows) {
-          const o = order.get(r.stat_id) ?? 'desc';
-          boards.set(r.stat_id, { players: r.players, tenth: o === 'desc' ? r.desc_value : r.asc_value, order: o });
+          boards.set(r.stat_id, { players: r.players, tenth: r.tenth, order: order.get(r.stat_id) ?? 'desc' });
         }
       }
     }
