@@ -134,7 +134,7 @@ async function main(): Promise<void> {
       'Re-run: `npm run bench:screening`.',
     ].join('\n');
     log(`with/without: ${fmtRatio(ratio)}`);
-    if (!SMOKE) await writeSection('## Screening of client uploads', section);
+    if (!SMOKE && process.env.BENCH_WRITE !== '0') await writeSection('## Screening of client uploads', section);
     else process.stdout.write(`${section}\n`);
     await services.flush();
   } finally {
