@@ -253,12 +253,15 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
   }
 
   private async player(ctx: Ctx, ref: string, seasonRef: string | null, statRef: string | null): Promise<RenderedHtml> {
-    const found = await this.findPlayer(ctx, ref);
-    if (!found) return null;
+    // A UUID is looked up with the values (one read: its answer names the player, and refuses one that is not
+    // there or hidden); a name is found first.
+    const named = isUuid(ref) ? null : await this.findPlayer(ctx, ref);
+    if (!named && !isUuid(ref)) return null;
     const season = await this.readableSeason(ctx, seasonRef);
     if (!season) return null;
-    const values = await read<StatsAnswer>(() => this.s.players.statsJson(ctx.key, found.uuid, season.id));
+    const values = await read<StatsAnswer>(() => this.s.players.statsJson(ctx.key, named?.uuid ?? ref, season.id));
     if (!values) return null;
+    const found = values.player;
     const username = values.player.username;
     const stats = values.stats
       .filter((v) => ctx.catalog.has(v.key))

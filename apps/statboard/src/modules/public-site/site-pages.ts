@@ -15,11 +15,14 @@ export const PAGE_MAX_AGE_SECONDS = 30;
 /** Bytes of rendered pages kept (a page is 5–40 KB, with its gzip copy a quarter more). */
 const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 
-/** A rendered page, ready to send: its HTML and gzip copy, validator and policy. Null body: the 404 page. */
+/**
+ * A rendered page, ready to send: its HTML, validator and policy, and its gzip copy, made when a client that
+ * accepts gzip first asks for it (a page read once by a client that does not costs no compression).
+ */
 interface Ready {
   status: 200 | 404;
   body: Buffer;
-  gzip: Buffer;
+  gzip: Buffer | null;
   etag: string;
   policy: string;
 }
@@ -27,7 +30,12 @@ interface Ready {
 function ready(status: 200 | 404, html: string, policy: string): Ready {
   const body = Buffer.from(html);
   const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  return { status, body, gzip: gzipSync(body, { level: 6 }), etag, policy };
+  return { status, body, gzip: null, etag, policy };
+}
+
+function gzipOf(page: Ready): Buffer {
+  page.gzip ??= gzipSync(page.body, { level: 6 });
+  return page.gzip;
 }
 
 const NOT_FOUND: Ready = ready(404, NOT_FOUND_PAGE, sitePolicy());
@@ -107,7 +115,8 @@ export class SitePages {
   ) {
     const cache = services.changes.cache<string, Ready>('public_page', PAGE_MAX_AGE_SECONDS * 1000, 10_000, {
       max: PAGE_CACHE_BYTES,
-      sizeOf: (r) => r.body.length + r.gzip.length + 200,
+      // The gzip copy, made later, is about a quarter of the page.
+      sizeOf: (r) => Math.ceil(r.body.length * 1.25) + 200,
     });
     this.cache = cache;
     // Values follow within the pages' age; a site's settings, a player hidden, a statistic hidden or renamed and
@@ -161,7 +170,7 @@ export class SitePages {
     }
     reply.code(page.status).type('text/html; charset=utf-8');
     const accept = request.headers['accept-encoding'];
-    if (accept !== undefined && acceptsGzip(accept)) return reply.header('content-encoding', 'gzip').send(page.gzip);
+    if (accept !== undefined && acceptsGzip(accept)) return reply.header('content-encoding', 'gzip').send(gzipOf(page));
     return reply.send(page.body);
   }
 }
