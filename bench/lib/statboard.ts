@@ -5,10 +5,14 @@ import { openDatabase } from '../../apps/statboard/src/db/open.ts';
 import type { Db } from '../../apps/statboard/src/db/types.ts';
 import { CLI_ACTOR as ACTOR } from '../../apps/statboard/src/modules/audit-log/service.ts';
 import { buildServices } from '../../apps/statboard/src/services.ts';
+import { BENCH_SERVERS } from './traffic.ts';
 
 export interface BenchWorkspace {
   workspaceId: string;
+  /** The first server (BENCH_SERVERS[0]). */
   serverId: string;
+  /** Every registered server, by index into BENCH_SERVERS (the first is `serverId`). */
+  serverIds: string[];
   seasonId: string;
   /** Client key (ingest:write). */
   clientToken: string;
@@ -27,24 +31,30 @@ export function openTarget(target: DbTarget, poolSize = 4): Promise<Db> {
 }
 
 /**
- * Migrates and seeds through the service layer (no CLI, no raw SQL): a workspace, the server
- * mc.example.com:25565, the active season `s1`, a client key and a website key. The handle stays open for
- * `extra` (bulk SQL seeding) and is closed before this returns.
+ * Migrates and seeds through the service layer (no CLI, no raw SQL): a workspace, the servers of BENCH_SERVERS
+ * (mc.example.com:25565 and mc2.example.com:25565, both enabled; only the first with `servers: 1`), the active
+ * season `s1`, a client key and a website key. The handle stays open for `extra` (bulk SQL seeding) and is closed
+ * before this returns.
  */
 export async function seedStatboard(
   target: DbTarget,
   extra?: (db: Db, ws: BenchWorkspace) => Promise<void>,
+  options: { servers?: number } = {},
 ): Promise<BenchWorkspace> {
   const db = await openTarget(target);
   try {
     await migrate(db);
     const services = buildServices(db, loadConfig({}));
     const ws = await services.workspaces.create(ACTOR, { name: 'Bench' });
-    const server = await services.servers.create(ACTOR, ws.id, {
-      name: 'Main',
-      hostname: 'mc.example.com',
-      port: 25565,
-    });
+    const serverIds: string[] = [];
+    for (const [i, s] of BENCH_SERVERS.slice(0, options.servers ?? BENCH_SERVERS.length).entries()) {
+      const server = await services.servers.create(ACTOR, ws.id, {
+        name: i === 0 ? 'Main' : `Server ${i + 1}`,
+        hostname: s.hostname,
+        port: s.port,
+      });
+      serverIds.push(server.id);
+    }
     const season = await services.seasons.create(ACTOR, ws.id, { name: 'Season 1', slug: 's1', active: true });
     const client = await services.keys.create(ACTOR, ws.id, { name: 'mod', type: 'client', scopes: ['ingest:write'] });
     const website = await services.keys.create(ACTOR, ws.id, {
@@ -54,7 +64,8 @@ export async function seedStatboard(
     });
     const out: BenchWorkspace = {
       workspaceId: ws.id,
-      serverId: server.id,
+      serverId: serverIds[0]!,
+      serverIds,
       seasonId: season.id,
       clientToken: client.secret,
       websiteToken: website.secret,
