@@ -12,9 +12,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { ChangeBus } from '../../apps/statboard/src/cache/bus.ts';
-import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
 import { type IngestItem, IngestWriter } from '../../apps/statboard/src/modules/ingest/writer.ts';
 import { LeaderWatch } from '../../apps/statboard/src/modules/webhooks/leaders.ts';
 import { Outbox } from '../../apps/statboard/src/modules/webhooks/outbox.ts';
@@ -25,7 +23,8 @@ import { type RunningServer, startServer } from '../lib/child.ts';
 import { LEAN_NOTE, loopLoad, postLoad } from '../lib/load.ts';
 import { BackendPids, createDatabase, type ScratchDatabase } from '../lib/pg.ts';
 import { CpuMeter, RssSampler } from '../lib/proc.ts';
-import { RAW_INDEXED_DDL, RAW_TABLE_DDL, type RawValue, upsertRaw } from '../lib/raw-sql.ts';
+import { openRawSide } from '../lib/raw-side.ts';
+import { type RawValue, upsertRaw } from '../lib/raw-sql.ts';
 import { machineLine, writeSection } from '../lib/report.ts';
 import {
   type BenchWorkspace,
@@ -106,18 +105,6 @@ function log(msg: string): void {
   process.stderr.write(`[bench:ingest] ${msg}\n`);
 }
 
-/** `pg.Client` as the repo's Queryable, so the raw ceiling runs the repo's own function. */
-function clientQueryable(client: pg.Client): Queryable {
-  return {
-    async query<T>(sql: string, params?: readonly unknown[]) {
-      return (await client.query(sql, params as unknown[] | undefined)).rows as T[];
-    },
-    async exec(script: string) {
-      await client.query(script);
-    },
-  };
-}
-
 /** The raw-ceiling side: the same workspace, players and definitions, and one upsert per batch. */
 interface Raw {
   /** One batch of `n` rows for a random player on loop `loop`'s connection. */
@@ -131,13 +118,7 @@ interface Raw {
 }
 
 async function prepareRaw(target: DbTarget, players: BenchPlayer[]): Promise<Raw> {
-  const setup = await openTarget(target);
-  try {
-    await setup.query(RAW_TABLE_DDL);
-    if ('url' in target) await setup.exec(RAW_INDEXED_DDL);
-  } finally {
-    await setup.close();
-  }
+  const side = await openRawSide(target);
   const rawPlayers = players.map((p) => ({ ...p, counter: 0 }));
   const rowsFor = (n: number): RawValue[] => {
     const p = rawPlayers[randomInt(rawPlayers.length)]!;
@@ -147,35 +128,15 @@ async function prepareRaw(target: DbTarget, players: BenchPlayer[]): Promise<Raw
       .map((s) => ({ player: p.uuid, key: s.key, value: s.value, observedAt }))
       .sort((a, b) => (a.key < b.key ? -1 : 1));
   };
-
-  if ('url' in target) {
-    let clients: pg.Client[] = [];
-    let queryables: Queryable[] = [];
-    return {
-      async connect(concurrency) {
-        await Promise.all(clients.map((c) => c.end()));
-        clients = Array.from({ length: concurrency }, () => new pg.Client({ connectionString: target.url }));
-        await Promise.all(clients.map((c) => c.connect()));
-        queryables = clients.map(clientQueryable);
-      },
-      batch: (loop, n) => upsertRaw(queryables[loop]!, rowsFor(n)),
-      batchIndexed: (loop, n) => upsertRaw(queryables[loop]!, rowsFor(n), true),
-      async setAll(sql) {
-        await Promise.all(clients.map((c) => c.query(sql)));
-      },
-      async close() {
-        await Promise.all(clients.map((c) => c.end()));
-      },
-    };
-  }
-  // PGlite: one in-process instance behind the service's own Db (its FIFO lock serialises the loops).
-  const db: Db = await openTarget(target);
   return {
-    async connect() {},
-    batch: (_loop, n) => upsertRaw(db, rowsFor(n)),
-    batchIndexed: () => Promise.reject(new Error('the indexed diagnostic runs on PostgreSQL only')),
-    async setAll() {},
-    close: () => db.close(),
+    connect: (concurrency) => side.connect(concurrency),
+    batch: (loop, n) => upsertRaw(side.conn(loop), rowsFor(n)),
+    batchIndexed:
+      'url' in target
+        ? (loop, n) => upsertRaw(side.conn(loop), rowsFor(n), true)
+        : () => Promise.reject(new Error('the indexed diagnostic runs on PostgreSQL only')),
+    setAll: (sql) => side.setAll(sql),
+    close: () => side.close(),
   };
 }
 
