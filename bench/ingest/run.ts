@@ -17,9 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { ChangeBus } from '../../apps/statboard/src/cache/bus.ts';
-import type { Db, Queryable } from '../../apps/statboard/src/db/types.ts';
 import { type IngestItem, IngestWriter } from '../../apps/statboard/src/modules/ingest/writer.ts';
 import { LeaderWatch } from '../../apps/statboard/src/modules/webhooks/leaders.ts';
 import { Outbox } from '../../apps/statboard/src/modules/webhooks/outbox.ts';
@@ -30,7 +28,8 @@ import { type RunningServer, startServer } from '../lib/child.ts';
 import { LEAN_NOTE, loopLoad, postLoad } from '../lib/load.ts';
 import { BackendPids, createDatabase, type ScratchDatabase } from '../lib/pg.ts';
 import { CpuMeter, RssSampler } from '../lib/proc.ts';
-import { RAW_INDEXED_DDL, RAW_TABLE_DDL, type RawValue, upsertRaw } from '../lib/raw-sql.ts';
+import { openRawSide } from '../lib/raw-side.ts';
+import { type RawValue, upsertRaw } from '../lib/raw-sql.ts';
 import { machineLine, writeSection } from '../lib/report.ts';
 import {
   type BenchWorkspace,
@@ -145,18 +144,6 @@ function log(msg: string): void {
   process.stderr.write(`[bench:ingest] ${msg}\n`);
 }
 
-/** `pg.Client` as the repo's Queryable, so the raw ceiling runs the repo's own function. */
-function clientQueryable(client: pg.Client): Queryable {
-  return {
-    async query<T>(sql: string, params?: readonly unknown[]) {
-      return (await client.query(sql, params as unknown[] | undefined)).rows as T[];
-    },
-    async exec(script: string) {
-      await client.query(script);
-    },
-  };
-}
-
 /** The ceiling side: the same players, servers and keys, and one upsert per batch. */
 interface Raw {
   /** The ceiling: one batch of `n` rows for a random player on loop `loop`'s connection, into the indexed table. */
@@ -172,13 +159,7 @@ interface Raw {
 }
 
 async function prepareRaw(target: DbTarget, players: BenchPlayer[]): Promise<Raw> {
-  const setup = await openTarget(target);
-  try {
-    await setup.query(RAW_TABLE_DDL);
-    await setup.exec(RAW_INDEXED_DDL);
-  } finally {
-    await setup.close();
-  }
+  const side = await openRawSide(target);
   // Players of their own (the same servers and standing), so that the service's counters are not moved.
   const rawPlayers = players.map((p) => ({ ...p, counters: [...p.counters], uploads: 0 }));
   // The batch's rows (player, key, value, observed_at): the ceiling's tables keep one value per player and key,
@@ -207,48 +188,18 @@ async function prepareRaw(target: DbTarget, players: BenchPlayer[]): Promise<Raw
     );
   };
 
-  if ('url' in target) {
-    let clients: pg.Client[] = [];
-    let queryables: Queryable[] = [];
-    const both = async (loop: number, r: RawValue[]) => {
-      await upsertRaw(queryables[loop]!, r, true);
-      await upsertRaw(queryables[loop]!, r);
-    };
-    return {
-      async connect(concurrency) {
-        await Promise.all(clients.map((c) => c.end()));
-        clients = Array.from({ length: concurrency }, () => new pg.Client({ connectionString: target.url }));
-        await Promise.all(clients.map((c) => c.connect()));
-        queryables = clients.map(clientQueryable);
-      },
-      batch: (loop, n) => upsertRaw(queryables[loop]!, rowsFor(n), true),
-      batchPlain: (loop, n) => upsertRaw(queryables[loop]!, rowsFor(n)),
-      warm: (n) => warmOn(queryables.length, both, n),
-      async setAll(sql) {
-        await Promise.all(clients.map((c) => c.query(sql)));
-      },
-      async close() {
-        await Promise.all(clients.map((c) => c.end()));
-      },
-    };
-  }
-  // PGlite: one in-process instance behind the service's own Db (its FIFO lock serialises the loops).
-  const db: Db = await openTarget(target);
+  const both = async (loop: number, r: RawValue[]) => {
+    await upsertRaw(side.conn(loop), r, true);
+    await upsertRaw(side.conn(loop), r);
+  };
   return {
-    async connect() {},
-    batch: (_loop, n) => upsertRaw(db, rowsFor(n), true),
-    batchPlain: (_loop, n) => upsertRaw(db, rowsFor(n)),
-    warm: (n) =>
-      warmOn(
-        1,
-        async (_loop, r) => {
-          await upsertRaw(db, r, true);
-          await upsertRaw(db, r);
-        },
-        n,
-      ),
-    async setAll() {},
-    close: () => db.close(),
+    connect: (concurrency) => side.connect(concurrency),
+    batch: (loop, n) => upsertRaw(side.conn(loop), rowsFor(n), true),
+    batchPlain: (loop, n) => upsertRaw(side.conn(loop), rowsFor(n)),
+    // PGlite has one connection: its warm-up runs on one loop.
+    warm: (n) => warmOn('url' in target ? side.loops() : 1, both, n),
+    setAll: (sql) => side.setAll(sql),
+    close: () => side.close(),
   };
 }
 
