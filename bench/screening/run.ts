@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       await Promise.all(players.slice(i, i + IN_FLIGHT).map((p) => off.ingest(key, body(p))));
     }
     await services.flush();
-    await db.exec('ANALYZE');
+    if (process.env.BENCH_ANALYZE !== '0') await db.exec('ANALYZE');
 
     /** Batches per second through `service` for SECONDS, IN_FLIGHT at a time. */
     const run = async (service: IngestService): Promise<number> => {

@@ -32,7 +32,7 @@ export interface ScreeningContext {
  * `server_stats` keeps them): one statement, the one screening adds to an upload.
  *
  * Each value is looked up by its whole primary key (season, server, statistic, player) from the batch's
- * definitions (`LATERAL`), and "has any value on the server" is asked only when none of the batch's statistics
+ * definitions (`LATERAL … OFFSET 0`: a subquery the planner may not flatten into a join), and "has any value on the server" is asked only when none of the batch's statistics
  * has one: so the plan does not depend on the tables' statistics. A database filled faster than autovacuum
  * analyses it (a new network's first hour, a restore) otherwise got plans that scanned a whole server's values
  * per upload (0.2 s each at 40,000 values, measured by bench:screening).
@@ -64,7 +64,7 @@ export async function screeningContext(
        SELECT json_agg(json_build_array(d.id, s.value, s.updated_at)) AS j
        FROM player p CROSS JOIN defs d
        CROSS JOIN LATERAL (SELECT s.value, s.updated_at FROM server_stats s
-         WHERE s.season_id = $2 AND s.server_id = $3 AND s.stat_id = d.id AND s.player_id = p.id) s
+         WHERE s.season_id = $2 AND s.server_id = $3 AND s.stat_id = d.id AND s.player_id = p.id OFFSET 0) s
      )
      SELECT p.id AS player_id, p.username, p.username_changed_at,
        (SELECT coalesce(json_agg(json_build_array(d.key, d.id, d.max_per_hour, d.public, d.sort_order)), '[]'::json)
@@ -72,7 +72,8 @@ export async function screeningContext(
        EXISTS (SELECT 1 FROM verified_stats v WHERE v.server_id = $3 AND v.season_id = $2) AS server_verified,
        (SELECT json_agg(json_build_array(d.id, v.value, v.received_at))
         FROM defs d CROSS JOIN LATERAL (SELECT v.value, v.received_at FROM verified_stats v
-          WHERE v.season_id = $2 AND v.server_id = $3 AND v.stat_id = d.id AND v.player_id = p.id) v) AS verified,
+          WHERE v.season_id = $2 AND v.server_id = $3 AND v.stat_id = d.id AND v.player_id = p.id OFFSET 0) v)
+         AS verified,
        (SELECT j FROM last) AS last,
        CASE WHEN p.id IS NULL THEN false
             WHEN (SELECT j FROM last) IS NOT NULL THEN true
