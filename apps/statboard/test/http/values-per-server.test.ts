@@ -145,6 +145,30 @@ describe('reads: network totals and server=', () => {
     expect(rank.json()).toMatchObject({ total: 2, entry: { rank: 2, value: 30 } });
   });
 
+  it('follows an upload at once on a server board read before it (summed boards are kept until a value changes)', async () => {
+    const web = fx.keys.website!;
+    const follow = 'reads:follow';
+    const q = `season=s1&stat=${follow}&server=${second}`;
+    await upload(a, CREATIVE, [{ key: follow, value: 10 }]);
+    expect(await board(web, q)).toEqual([[a, 10]]);
+    await upload(b, CREATIVE, [{ key: follow, value: 20 }]);
+    expect(await board(web, q)).toEqual([
+      [b, 20],
+      [a, 10],
+    ]);
+    const rank = await getJson(
+      ctx,
+      web,
+      `/api/v1/leaderboards/rank?season=s1&stat=${follow}&player=${a}&server=${second}`,
+    );
+    expect(rank.json()).toMatchObject({ total: 2, entry: { rank: 2, value: 10 } });
+    await upload(a, CREATIVE, [{ key: follow, value: 25 }]);
+    expect(await board(web, q)).toEqual([
+      [a, 25],
+      [b, 20],
+    ]);
+  });
+
   it("gives a player's values summed, or one server's", async () => {
     const web = fx.keys.website!;
     const values = async (q: string) => {

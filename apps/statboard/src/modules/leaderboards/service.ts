@@ -36,6 +36,13 @@ const LOAD_WAIT_MS = 1_000;
 
 /** Bytes of cached ranks and pages past the top (a rank with `around=5` is ~2.5 KB, a page of 100 ~12 KB). */
 const RANK_ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
+/**
+ * Boards summed over some servers (`server=`, keys restricted to servers), kept whole until one of their values
+ * changes: about 200 bytes an entry, so a board of 100,000 players on a server is ~20 MB and one of more than
+ * ~160,000 is read for every request instead (see docs/scaling.md).
+ */
+const SERVER_BOARD_CACHE_BYTES = 32 * 1024 * 1024;
+const SERVER_BOARD_ENTRY_BYTES = 200;
 
 /** Ranked values of one statistic in one season. */
 export class LeaderboardService {
@@ -48,6 +55,7 @@ export class LeaderboardService {
    * (the serialized answers, for unrestricted keys): dropped with their board's values, as the tops are.
    */
   private readonly answers: Cache<string, Buffer> | null;
+  private readonly serverBoards: Cache<string, RankBoard> | null;
 
   constructor(
     private readonly db: Db,
@@ -66,10 +74,17 @@ export class LeaderboardService {
       max: RANK_ANSWER_CACHE_BYTES,
       sizeOf: (b) => b.length + 150,
     });
+    const serverBoards = changes.cache<string, RankBoard>('server_board', 30_000, 500, {
+      max: SERVER_BOARD_CACHE_BYTES,
+      sizeOf: (b) => b.size * SERVER_BOARD_ENTRY_BYTES + 200,
+    });
     this.definitions = definitions;
     this.tops = tops;
     this.answers = answers;
-    if (definitions && tops && answers) changes.onChange((c) => invalidate(c, definitions, [tops, answers]));
+    this.serverBoards = serverBoards;
+    if (definitions && tops && answers && serverBoards) {
+      changes.onChange((c) => invalidate(c, definitions, [tops, answers, serverBoards]));
+    }
   }
 
   /** A public statistic definition by key; unknown or not public is 404 (the rule of every key read of one). */
@@ -123,20 +138,31 @@ export class LeaderboardService {
     return page(board, season, def, q.offset ?? 0, clampLimit(q.limit));
   }
 
+  /**
+   * The board summed over `servers`, read whole (one statement over the board's values on those servers), and kept
+   * until one of its values changes, for every key reading the same servers (a key restricted to players reads
+   * its own).
+   */
   private async serverBoard(
     key: AuthKey,
     season: Season,
     def: repo.DefinitionRow,
     servers: readonly string[],
   ): Promise<RankBoard> {
-    const rows = await repo.serverBoardEntries(this.db, {
-      seasonId: season.id,
-      statId: def.id,
-      servers,
-      onlyUuids: playerFilter(key),
-      column: columnOf(season),
-    });
-    return new RankBoard(def.sort_order, rows.map(boardEntry));
+    const column = columnOf(season);
+    const read = async () => {
+      const rows = await repo.serverBoardEntries(this.db, {
+        seasonId: season.id,
+        statId: def.id,
+        servers,
+        onlyUuids: playerFilter(key),
+        column,
+      });
+      return new RankBoard(def.sort_order, rows.map(boardEntry));
+    };
+    if (!this.serverBoards || restrictsPlayers(key)) return read();
+    const cacheKey = `${key.workspaceId}|${season.id}|${def.id}|s:${column}:${[...servers].sort().join(',')}`;
+    return this.serverBoards.peek(cacheKey) ?? this.serverBoards.get(cacheKey, read);
   }
 
   private top(key: AuthKey, q: LeaderboardQuery, season: Season, def: repo.DefinitionRow): Maybe<Buffer> {
@@ -508,8 +534,8 @@ function publicOnly(def: repo.DefinitionRow | null, statKey: string): repo.Defin
 function invalidate(
   c: Change | null,
   definitions: Cache<string, repo.DefinitionRow | null>,
-  /** Answers by `workspace|season|stat|…` (no `|` in the last part). */
-  answers: Cache<string, Buffer>[],
+  /** Answers (and boards) by `workspace|season|stat|…` (no `|` in the last part). */
+  answers: Pick<Cache<string, unknown>, 'clear' | 'deleteWhere'>[],
 ): void {
   if (c === null) {
     definitions.clear();
