@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { AuthKey } from '#src/access/auth-key.ts';
-import { playerFilter, restrictsPlayers } from '#src/access/restrictions.ts';
+import { playerFilter, restrictsPlayers, restrictsServers } from '#src/access/restrictions.ts';
 import type { Change } from '#src/cache/bus.ts';
 import type { Cache } from '#src/cache/cache.ts';
 import type { Changes } from '#src/cache/changes.ts';
@@ -270,6 +270,36 @@ export class LeaderboardService {
     return Promise.resolve(scope).then((servers) =>
       servers === null ? this.networkRankJson(key, q, uuid) : this.serversRankJson(key, q, uuid, servers),
     );
+  }
+
+  /**
+   * A public player's competition rank and the board's size, from a board held in memory, without a query: for
+   * pages that show a player's ranks beside values they have already read (`value`, the player's network total in
+   * `season`). Null when the board is not in memory (not loaded yet, a season that counts gains, a key restricted
+   * to players or servers): then `rankJson`.
+   */
+  rankInMemory(
+    key: AuthKey,
+    season: Season,
+    def: repo.DefinitionRow,
+    uuid: string,
+    value: number,
+  ): { rank: number; total: number } | null {
+    if (season.scoring === 'gains' || restrictsPlayers(key) || restrictsServers(key)) {
+      return null;
+    }
+    const board = this.boards.ready({
+      workspaceId: key.workspaceId,
+      seasonId: season.id,
+      statId: def.id,
+      order: def.sort_order,
+    });
+    if (!board) return null;
+    if (board instanceof RankBoard) {
+      const index = board.indexOf(uuid);
+      return index < 0 ? null : { rank: board.slice(index, index + 1)[0]!.rank, total: board.size };
+    }
+    return { rank: board.better(value) + 1, total: board.size };
   }
 
   /** `rankJson` summed over some servers (see `serversJson`). */

@@ -269,13 +269,21 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
     const has = new Set(stats.map((v) => v.key));
     // Ranks of the featured statistics (each a lookup in a rank board): what the home page ranks players by.
     const ranked = ctx.site.settings.featured_stats.filter((k) => has.has(k));
-    const ranks = new Map<string, Rank>();
+    // From the boards in memory when they are there (no query: the rank of the value just read), else asked.
+    const ranks = new Map<string, { rank: number; total: number }>();
     await Promise.all(
       ranked.map(async (stat) => {
+        const def = await this.s.leaderboards.definition(ctx.key.workspaceId, stat);
+        const value = stats.find((v) => v.key === stat)!.value;
+        const held = this.s.leaderboards.rankInMemory(ctx.key, season, def, found.uuid, value);
+        if (held) {
+          ranks.set(stat, held);
+          return;
+        }
         const r = await read<Rank>(() =>
           this.s.leaderboards.rankJson(ctx.key, { season: season.id, stat, player: found.uuid, around: 0 }),
         );
-        if (r) ranks.set(stat, r);
+        if (r) ranks.set(stat, { rank: r.entry.rank, total: r.total });
       }),
     );
     const chartKey = statRef && has.has(statRef) ? statRef : (ranked[0] ?? stats[0]?.key ?? null);
@@ -309,7 +317,7 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
       .map((v) => {
         const r = ranks.get(v.key);
         const board = `${ctx.base}/leaderboards/${encodeURIComponent(v.key)}?season=${encodeURIComponent(season.slug)}`;
-        return `<tr><td><a href="${h(board)}">${h(v.def.display_name)}</a></td><td class="n">${h(fmt(v.def, v.value))}</td><td class="n">${r ? `#${r.entry.rank}<span class="muted"> of ${r.total}</span>` : '<span class="muted">—</span>'}</td></tr>`;
+        return `<tr><td><a href="${h(board)}">${h(v.def.display_name)}</a></td><td class="n">${h(fmt(v.def, v.value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : '<span class="muted">—</span>'}</td></tr>`;
       })
       .join('');
     const table = stats.length
@@ -322,7 +330,7 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
     const highlights = ranked.slice(0, 3).map((k) => {
       const r = ranks.get(k);
       const v = stats.find((x) => x.key === k)!;
-      return `${v.def.display_name} ${fmt(v.def, v.value)}${r ? ` (#${r.entry.rank})` : ''}`;
+      return `${v.def.display_name} ${fmt(v.def, v.value)}${r ? ` (#${r.rank})` : ''}`;
     });
     const description = `${username} in ${season.name} on ${ctx.site.title}${highlights.length ? `: ${highlights.join(', ')}` : ''}.`;
     return this.page(
