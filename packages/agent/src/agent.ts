@@ -33,6 +33,8 @@ export interface AgentOptions {
 /** Players per request (the service's bound), statistics per player in one request, and values per request. */
 const MAX_PLAYERS = 500;
 const MAX_STATS = 500;
+/** Files read ahead of their upload: one request's players (a first scan of 10,000 players held them all). */
+const READ_AHEAD = MAX_PLAYERS;
 const MAX_VALUES = 100_000;
 /** After a watched change, the agent waits this long for the server to finish writing before it reads. */
 const SETTLE_MS = 1_000;
@@ -94,6 +96,8 @@ export class Agent {
   /** Who was online at the last presence upload (their uuids and names), to end their presence when all left. */
   private lastOnline: { uuid: string; name: string }[] = [];
   private flushing: Promise<boolean> | null = null;
+  /** The last scan stopped at its read-ahead: scan on after the upload. */
+  private scanOn = false;
 
   constructor(private readonly options: AgentOptions) {
     this.log = options.log ?? defaultLog;
@@ -115,12 +119,16 @@ export class Agent {
    */
   async runOnce(attempts = 4): Promise<boolean> {
     await this.init();
-    await this.scan();
-    let ok = false;
-    for (let attempt = 1; attempt <= attempts && !ok; attempt++) {
-      ok = await this.flush();
-      if (!ok && attempt < attempts && this.hasRetryable) await sleep(this.nextBackoff());
-      else if (!ok) break;
+    let ok = true;
+    // A read-ahead of files at a time (see `scan`), each uploaded before the next is read.
+    for (let more = true; more && ok; ) {
+      more = await this.scan();
+      ok = false;
+      for (let attempt = 1; attempt <= attempts && !ok; attempt++) {
+        ok = await this.flush();
+        if (!ok && attempt < attempts && this.hasRetryable) await sleep(this.nextBackoff());
+        else if (!ok) break;
+      }
     }
     if (this.settings!.rcon) ok = (await this.sendOnline()) && ok;
     this.rcon?.close();
@@ -153,18 +161,25 @@ export class Agent {
     await this.queue.catch(() => undefined);
   }
 
-  /** A scan, then an upload of what it found (unless one is running: it picks the changes up). */
+  /**
+   * A scan, then an upload of what it found (unless one is running: it picks the changes up). A scan that stopped
+   * at its read-ahead scans on once the upload is done.
+   */
   private async tick(): Promise<void> {
     if (this.stopped) return;
     try {
       this.ensureWatch();
-      await this.scan();
+      if (await this.scan()) this.scanOn = true;
     } catch (err) {
       this.log(`scan failed: ${(err as Error).message}`);
     }
     if (this.pending.size > 0 && this.flushing === null) {
       this.flushing = this.enqueue(() => this.flushUntilDone()).finally(() => {
         this.flushing = null;
+        if (this.scanOn) {
+          this.scanOn = false;
+          void this.tick();
+        }
       });
     }
   }
@@ -208,17 +223,22 @@ export class Agent {
     }
   }
 
-  /** Finds the files that changed since they were last uploaded; they wait in `pending`. */
-  async scan(): Promise<void> {
+  /**
+   * Finds the files that changed since they were last uploaded; they wait in `pending`. It stops once READ_AHEAD
+   * players are pending (true: there may be more), so that a first scan of a large server holds one request's
+   * files in memory at a time, not every file's values.
+   */
+  async scan(): Promise<boolean> {
     await this.readNames();
     let names: string[];
     try {
       names = await readdir(this.statsDir);
     } catch {
-      return;
+      return false;
     }
     const players = this.state!.players;
     for (const name of names) {
+      if (this.pending.size >= READ_AHEAD) return true;
       const uuid = playerOfFile(name);
       if (uuid === null) continue;
       const path = join(this.statsDir, name);
@@ -258,6 +278,7 @@ export class Agent {
       }
       this.pending.set(uuid, { uuid, username, stats: parsed.values, digest, mtimeMs: st.mtimeMs, size: st.size });
     }
+    return false;
   }
 
   /** True when the last flush left something a later attempt may send. */

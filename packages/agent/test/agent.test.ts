@@ -153,6 +153,29 @@ describe('npx statboard-agent --once', () => {
     expect(third.out).not.toMatch(/uploaded/);
   });
 
+  it('reads a large server 500 players at a time, each part uploaded before the next is read', async () => {
+    const players = Array.from({ length: 1_100 }, (_, i) => ({ uuid: randomUUID(), name: `Big${i}`, playTime: i + 1 }));
+    const dir = await serverDir(players);
+    const { agent, lines } = agentOf(dir);
+    // Read-ahead: the files pending upload never exceed one request's players.
+    let most = 0;
+    const pending = (agent as unknown as { pending: Map<string, unknown> }).pending;
+    const set = pending.set.bind(pending);
+    pending.set = (k, v) => {
+      const r = set(k, v);
+      most = Math.max(most, pending.size);
+      return r;
+    };
+    expect(await agent.runOnce()).toBe(true);
+    expect(most).toBe(500);
+    expect(lines.filter((l) => /^uploaded \d+ players/.test(l)).map((l) => l.split(' ')[1])).toEqual([
+      '500',
+      '500',
+      '100',
+    ]);
+    expect(await statsOf(players[1_099]!.uuid)).toEqual({ [PLAY_TIME]: 1_100 });
+  });
+
   it('exits 1 when an upload fails, and never takes the key on the command line', async () => {
     const dir = await serverDir([{ uuid: randomUUID(), name: 'Cy', playTime: 5 }]);
     const refused = await run(['--server-dir', dir, '--url', ctx.url, '--once'], {
