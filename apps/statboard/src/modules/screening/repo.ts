@@ -32,10 +32,11 @@ export interface ScreeningContext {
  * `server_stats` keeps them): one statement, the one screening adds to an upload.
  *
  * Each value is looked up by its whole primary key (season, server, statistic, player) from the batch's
- * definitions (`LATERAL … OFFSET 0`: a subquery the planner may not flatten into a join), and "has any value on the server" is asked only when none of the batch's statistics
- * has one: so the plan does not depend on the tables' statistics. A database filled faster than autovacuum
- * analyses it (a new network's first hour, a restore) otherwise got plans that scanned a whole server's values
- * per upload (0.2 s each at 40,000 values, measured by bench:screening).
+ * definitions (`LATERAL … OFFSET 0`: a subquery the planner may not flatten into a join), and "has any value on
+ * the server" is asked only when none of the batch's statistics has one: so the plan does not depend on the
+ * tables' statistics. A database filled faster than autovacuum analyses it (a new network's first hour, a restore)
+ * otherwise got plans that scanned a whole server's values per upload (0.2 s each at 40,000 values, measured by
+ * bench:screening).
  */
 export async function screeningContext(
   db: Queryable,
@@ -100,7 +101,7 @@ export async function screeningContext(
 
 /**
  * The boards of `stats` in the season as `first_sight` sees them: public players counted up to `min`, and the
- * value at rank `top` in each board's own order (only that order is read: the other one has no index to follow).
+ * value at rank `top` in each board's own order (only that order is read).
  */
 export function boardTops(
   db: Queryable,
