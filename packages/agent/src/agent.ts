@@ -120,15 +120,18 @@ export class Agent {
   async runOnce(attempts = 4): Promise<boolean> {
     await this.init();
     let ok = true;
-    // A read-ahead of files at a time (see `scan`), each uploaded before the next is read.
-    for (let more = true; more && ok; ) {
+    // A read-ahead of files at a time (see `scan`), each uploaded before the next is read. A refused file does not
+    // stop the files after it; an upload that still fails after its retries (the service unreachable) does.
+    for (let more = true; more; ) {
       more = await this.scan();
-      ok = false;
-      for (let attempt = 1; attempt <= attempts && !ok; attempt++) {
-        ok = await this.flush();
-        if (!ok && attempt < attempts && this.hasRetryable) await sleep(this.nextBackoff());
-        else if (!ok) break;
+      let sent = false;
+      for (let attempt = 1; attempt <= attempts && !sent; attempt++) {
+        sent = await this.flush();
+        if (!sent && attempt < attempts && this.hasRetryable) await sleep(this.nextBackoff());
+        else if (!sent) break;
       }
+      if (!sent) ok = false;
+      if (!sent && this.hasRetryable) break;
     }
     if (this.settings!.rcon) ok = (await this.sendOnline()) && ok;
     this.rcon?.close();
