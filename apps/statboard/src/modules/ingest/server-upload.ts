@@ -9,7 +9,7 @@ import type { SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
 import type { IngestDiagnostics } from './diagnostics.ts';
 import type { IngestServerBody } from './schemas.ts';
-import { PLAYER_BLOCKED, PLAYER_BLOCKED_MESSAGE } from './service.ts';
+import { discardedAsBlocked } from './service.ts';
 import type { IngestItem, IngestWriter } from './writer.ts';
 
 export interface ServerUploadResult {
@@ -80,18 +80,7 @@ export class ServerUploadService {
     // Blocked players' values are discarded, as their own uploads are, and counted once per upload.
     const kept = [];
     for (const p of body.players) {
-      const uuid = p.uuid.toLowerCase();
-      if (this.blocks && (await this.blocks.isBlocked(key.workspaceId, uuid))) {
-        this.diagnostics?.rejected({
-          workspaceId: key.workspaceId,
-          code: PLAYER_BLOCKED,
-          message: PLAYER_BLOCKED_MESSAGE,
-          keyId: key.id,
-          hostname: server.hostname,
-          port: server.port,
-          playerUuid: uuid,
-        });
-      } else kept.push(p);
+      if (!(await discardedAsBlocked(this.blocks, this.diagnostics, key, server, p.uuid.toLowerCase()))) kept.push(p);
     }
     const items: IngestItem[] = kept.map((p) => ({
       workspaceId: key.workspaceId,

@@ -40,6 +40,30 @@ export const PLAYER_BLOCKED = 'PLAYER_BLOCKED';
 export const PLAYER_BLOCKED_MESSAGE =
   'Upload discarded: an owner erased this player and blocked their uploads (DELETE /admin/players/{player}/block lets them in again).';
 
+/**
+ * Whether `uuid` is blocked in the key's workspace: its upload (a batch, or its part of a server's upload) is then
+ * discarded, answered as any other, and counted as PLAYER_BLOCKED against the key and server.
+ */
+export async function discardedAsBlocked(
+  blocks: Pick<PlayerBlocks, 'isBlocked'> | null,
+  diagnostics: IngestDiagnostics | null,
+  key: AuthKey,
+  server: { hostname: string; port: number },
+  uuid: string,
+): Promise<boolean> {
+  if (!blocks || !(await blocks.isBlocked(key.workspaceId, uuid))) return false;
+  diagnostics?.rejected({
+    workspaceId: key.workspaceId,
+    code: PLAYER_BLOCKED,
+    message: PLAYER_BLOCKED_MESSAGE,
+    keyId: key.id,
+    hostname: server.hostname,
+    port: server.port,
+    playerUuid: uuid,
+  });
+  return true;
+}
+
 export interface IngestResult {
   accepted: true;
   server_time: string;
@@ -143,18 +167,7 @@ export class IngestService {
 
     if (dryRun) return this.result();
     // A blocked player's upload is answered as any other (the mod on their machine keeps going) and discarded.
-    if (this.blocks && (await this.blocks.isBlocked(key.workspaceId, uuid))) {
-      this.diagnostics?.rejected({
-        workspaceId: key.workspaceId,
-        code: PLAYER_BLOCKED,
-        message: PLAYER_BLOCKED_MESSAGE,
-        keyId: key.id,
-        hostname: server.hostname,
-        port: server.port,
-        playerUuid: uuid,
-      });
-      return this.result();
-    }
+    if (await discardedAsBlocked(this.blocks, this.diagnostics, key, server, uuid)) return this.result();
     const observedAt = observedNoLaterThan(observed, Date.now() + CLIENT_CLOCK_SKEW_MS);
     let written = { stats: stats as { key: string; value: number }[], username: body.player.username };
     if (this.screening && key.type === 'client') {
