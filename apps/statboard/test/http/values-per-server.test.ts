@@ -169,6 +169,47 @@ describe('reads: network totals and server=', () => {
     ]);
   });
 
+  it('reads one server from its board index exactly as a board summed over servers: tops, pages, ranks, ties, hidden players', async () => {
+    const web = fx.keys.website!;
+    const indexed = 'reads:indexed';
+    const players = Array.from({ length: 14 }, () => uuid());
+    // Values on the second server only, with ties (value 7 four times) and one hidden player among them.
+    for (const [i, p] of players.entries()) {
+      await upload(p, CREATIVE, [{ key: indexed, value: i % 5 === 0 ? 7 : 100 - i * 3 }]);
+    }
+    await ctx.services.playerAdmin.update(ACTOR, fx.workspaceId, players[5]!, { public: false });
+    // A key restricted to both servers sums over them: the board summed at read time, the same values here.
+    const both = await restrictedKey([fx.serverId, second]);
+    const same = async (path: string) => {
+      const one = await getJson(ctx, web, `${path}&server=${second}`);
+      const summed = await getJson(ctx, both, path);
+      expect(one.statusCode, one.body).toBe(200);
+      expect(one.body).toBe(summed.body);
+      return one.json();
+    };
+    const top = await same(`/api/v1/leaderboards?season=s1&stat=${indexed}&limit=100`);
+    expect(top.entries).toHaveLength(13);
+    expect(top.entries.map((e: { rank: number }) => e.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 12]);
+    await same(`/api/v1/leaderboards?season=s1&stat=${indexed}&limit=4&offset=8`);
+    await same(`/api/v1/leaderboards?season=s1&stat=${indexed}&limit=3&offset=11`);
+    for (const p of [players[0]!, players[1]!, players[10]!, players[13]!]) {
+      await same(`/api/v1/leaderboards/rank?season=s1&stat=${indexed}&player=${p}&around=2`);
+    }
+    // A hidden player has no rank on either.
+    expectError(
+      await getJson(
+        ctx,
+        web,
+        `/api/v1/leaderboards/rank?season=s1&stat=${indexed}&player=${players[5]}&server=${second}`,
+      ),
+      404,
+    );
+    // An upload moves the one-server board at once (its cached top is dropped with the value).
+    await upload(players[13]!, CREATIVE, [{ key: indexed, value: 1_000 }]);
+    const moved = await same(`/api/v1/leaderboards?season=s1&stat=${indexed}&limit=1`);
+    expect(moved.entries[0]).toMatchObject({ rank: 1, value: 1_000, player: { uuid: players[13] } });
+  });
+
   it("gives a player's values summed, or one server's", async () => {
     const web = fx.keys.website!;
     const values = async (q: string) => {

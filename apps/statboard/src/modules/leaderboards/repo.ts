@@ -53,17 +53,25 @@ export function topValues(
     onlyUuids: readonly string[] | null;
     limit: number;
     column?: Column;
+    /** One server's board (`server_stats_top_idx`) instead of the network's. */
+    serverId?: string | null;
   },
 ): Promise<RankedRow[]> {
   const c = q.column ?? 'value';
   return db.query<RankedRow>(
     `SELECT p.id, p.uuid, p.username, p.public, s.${c} AS value, s.updated_at
-     FROM player_stats s JOIN players p ON p.id = s.player_id
+     FROM ${statsTable(q.serverId)} s JOIN players p ON p.id = s.player_id
      WHERE s.season_id = $1 AND s.stat_id = $2 AND p.public AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[]))
+       ${q.serverId ? 'AND s.server_id = $5' : ''}
      ORDER BY ${rankOrder(q.order, c)}
      LIMIT $4`,
-    [q.seasonId, q.statId, q.onlyUuids, q.limit],
+    [q.seasonId, q.statId, q.onlyUuids, q.limit, ...(q.serverId ? [q.serverId] : [])],
   );
+}
+
+/** The table a board's values are in: one server's (`server_stats`) or the network totals (`player_stats`). */
+function statsTable(serverId: string | null | undefined): string {
+  return serverId ? 'server_stats' : 'player_stats';
 }
 
 export interface BoardRow {
@@ -147,9 +155,15 @@ export interface RankWindowRow extends BoardRow {
  * each of those three is a range of `player_stats_top_idx` (season, stat, value, updated_at), so every query
  * below is written as that union of ranges instead of one OR, which no index serves.
  */
-function boardSql(order: 'asc' | 'desc', column: Column = 'value') {
+function boardSql(order: 'asc' | 'desc', column: Column = 'value', serverParam = 0) {
   const desc = order === 'desc';
+  const table = serverParam ? 'server_stats' : 'player_stats';
+  const own = `s.season_id = $2 AND s.stat_id = $3${serverParam ? ` AND s.server_id = $${serverParam}` : ''}`;
   return {
+    /** The board's values: the network totals, or one server's (its id the parameter `serverParam`). */
+    table,
+    /** The condition on `s` that keeps the board's values. */
+    own,
     /** The ranked column. */
     v: `s.${column}`,
     better: desc ? '>' : '<',
@@ -157,10 +171,10 @@ function boardSql(order: 'asc' | 'desc', column: Column = 'value') {
     best: desc ? 'DESC' : 'ASC',
     reverse: desc ? 'ASC' : 'DESC',
     /** Public values of the board, joined to their players. */
-    board: 'player_stats s JOIN players p ON p.id = s.player_id WHERE s.season_id = $2 AND s.stat_id = $3 AND p.public',
+    board: `${table} s JOIN players p ON p.id = s.player_id WHERE ${own} AND p.public`,
     cols: `p.id, p.uuid, p.username, s.${column} AS value, s.updated_at`,
     /** Every value of the board (hidden players' too), from the index alone. */
-    values: 'player_stats s WHERE s.season_id = $2 AND s.stat_id = $3',
+    values: `${table} s WHERE ${own}`,
   };
 }
 
@@ -170,8 +184,8 @@ function boardSql(order: 'asc' | 'desc', column: Column = 'value') {
  * board's own counts read the index alone; hidden players' values (few, by `players_hidden_idx`) are counted
  * apart and taken off, and the ties at `first`'s value and time are the only rows joined to their players.
  */
-function countsSql(order: 'asc' | 'desc', column: Column = 'value'): string {
-  const q = boardSql(order, column);
+function countsSql(order: 'asc' | 'desc', column: Column = 'value', serverParam = 0): string {
+  const q = boardSql(order, column, serverParam);
   // The first entry's value, time and UUID as scalar subqueries: parameters of the index scans below (a join to
   // the CTE would put it on the inner side and scan the board from its end).
   const fv = '(SELECT value FROM first)';
@@ -182,13 +196,13 @@ function countsSql(order: 'asc' | 'desc', column: Column = 'value'): string {
          count(*) FILTER (WHERE ${q.v} ${q.better} ${fv}) AS better,
          count(*) FILTER (WHERE ${q.v} ${q.better} ${fv} OR (${q.v} = ${fv} AND (s.updated_at < ${fu}
            OR (s.updated_at = ${fu} AND p.uuid < ${fi})))) AS before
-       FROM players p JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2 AND s.stat_id = $3
+       FROM players p JOIN ${q.table} s ON s.player_id = p.id AND ${q.own}
        WHERE p.workspace_id = $1 AND NOT p.public
      ), counts AS (
        SELECT (b.n - h.better)::int AS better,
          (b.n + (SELECT count(*) FROM ${q.values} AND ${q.v} = ${fv} AND s.updated_at < ${fu})
-           + (SELECT count(*) FROM player_stats s JOIN players p ON p.id = s.player_id
-              WHERE s.season_id = $2 AND s.stat_id = $3 AND ${q.v} = ${fv} AND s.updated_at = ${fu}
+           + (SELECT count(*) FROM ${q.table} s JOIN players p ON p.id = s.player_id
+              WHERE ${q.own} AND ${q.v} = ${fv} AND s.updated_at = ${fu}
                 AND p.uuid < ${fi})
            - h.before)::int AS position
        FROM hidden h, (SELECT count(*) AS n FROM ${q.values} AND ${q.v} ${q.better} ${fv}) b
@@ -215,18 +229,21 @@ export function rankWindow(
     uuid: string;
     around: number;
     column?: Column;
+    /** One server's board (`server_stats_top_idx`) instead of the network's. */
+    serverId?: string | null;
   },
 ): Promise<RankWindowRow[]> {
-  const b = boardSql(q.order, q.column);
+  const srv = q.serverId ? 6 : 0;
+  const b = boardSql(q.order, q.column, srv);
   return db.query<RankWindowRow>(
-    `WITH ${windowSql(q.order, q.column)}, first AS (
+    `WITH ${windowSql(q.order, q.column, srv)}, first AS (
        SELECT * FROM win ORDER BY value ${b.best}, updated_at, uuid LIMIT 1
-     ), ${countsSql(q.order, q.column)}
+     ), ${countsSql(q.order, q.column, srv)}
      SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}, c.better, c.position,
        ((SELECT count(*) FROM ${b.values}) - h.total)::int AS total
      FROM win w, counts c, hidden h
      ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
-    [q.workspaceId, q.seasonId, q.statId, q.uuid, q.around],
+    [q.workspaceId, q.seasonId, q.statId, q.uuid, q.around, ...(q.serverId ? [q.serverId] : [])],
   );
 }
 
@@ -259,14 +276,14 @@ export function rankNeighbours(
  * CTEs \`me\` (the player's public entry, by $4), \`above\`/\`below\` (up to $5 entries each side) and \`win\` (all of
  * them): index ranges next to the player's value.
  */
-function windowSql(order: 'asc' | 'desc', column: Column = 'value'): string {
-  const b = boardSql(order, column);
+function windowSql(order: 'asc' | 'desc', column: Column = 'value', serverParam = 0): string {
+  const b = boardSql(order, column, serverParam);
   // The player's value, time and UUID as scalar subqueries: parameters of the index ranges (see countsSql).
   const mv = '(SELECT value FROM me)';
   const mu = '(SELECT updated_at FROM me)';
   const mi = '(SELECT uuid FROM me)';
   return `me AS (
-       SELECT ${b.cols} FROM players p JOIN player_stats s ON s.player_id = p.id AND s.season_id = $2 AND s.stat_id = $3
+       SELECT ${b.cols} FROM players p JOIN ${b.table} s ON s.player_id = p.id AND ${b.own}
        WHERE p.workspace_id = $1 AND p.uuid = $4 AND p.public
      ), above AS (
        SELECT * FROM (
@@ -311,19 +328,22 @@ export function boardPage(
     offset: number;
     limit: number;
     column?: Column;
+    /** One server's board (`server_stats_top_idx`) instead of the network's. */
+    serverId?: string | null;
   },
 ): Promise<(BoardRow & { better: number })[]> {
-  const b = boardSql(q.order, q.column);
+  const srv = q.serverId ? 6 : 0;
+  const b = boardSql(q.order, q.column, srv);
   return db.query<BoardRow & { better: number }>(
     `WITH win AS (
        SELECT ${b.cols} FROM ${b.board} ORDER BY ${rankOrder(q.order, q.column)} LIMIT $4 OFFSET $5
      ), first AS (
        SELECT * FROM win ORDER BY value ${b.best}, updated_at, uuid LIMIT 1
-     ), ${countsSql(q.order, q.column)}
+     ), ${countsSql(q.order, q.column, srv)}
      SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}, c.better
      FROM win w, counts c
      ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
-    [q.workspaceId, q.seasonId, q.statId, q.limit, q.offset],
+    [q.workspaceId, q.seasonId, q.statId, q.limit, q.offset, ...(q.serverId ? [q.serverId] : [])],
   );
 }
 

@@ -134,8 +134,23 @@ export class LeaderboardService {
   private async serversJson(key: AuthKey, q: LeaderboardQuery, servers: readonly string[]): Promise<Buffer> {
     const season = await this.seasons.readable(key, q.season);
     const def = await this.publicDefinition(key.workspaceId, q.stat);
+    const limit = clampLimit(q.limit);
+    const offset = q.offset ?? 0;
+    const server = indexedServer(key, season, servers);
+    if (server !== null) {
+      // One server's board, from its index: the top cached as the network's are, pages past it as answers.
+      const base = `${key.workspaceId}|${season.id}|${def.id}|`;
+      if (offset > 0) {
+        return this.cachedAnswer(`${base}so:${server}:${offset}:${limit}`, () =>
+          this.queriedPage(key.workspaceId, season, def, offset, limit, server),
+        );
+      }
+      const build = () => this.build(key, season, def, limit, 0, server);
+      const cacheKey = `${base}st:${server}:${limit}`;
+      return this.tops ? (this.tops.peek(cacheKey) ?? this.tops.get(cacheKey, build)) : build();
+    }
     const board = await this.serverBoard(key, season, def, servers);
-    return page(board, season, def, q.offset ?? 0, clampLimit(q.limit));
+    return page(board, season, def, offset, limit);
   }
 
   /**
@@ -234,6 +249,8 @@ export class LeaderboardService {
     def: repo.DefinitionRow,
     limit: number,
     offset: number,
+    /** One server's board instead of the network's. */
+    serverId: string | null = null,
   ): Promise<Buffer> {
     const rows = await repo.topValues(this.db, {
       seasonId: season.id,
@@ -242,6 +259,7 @@ export class LeaderboardService {
       onlyUuids: playerFilter(key),
       limit: offset + limit,
       column: columnOf(season),
+      serverId,
     });
     const ranks = competitionRanks(rows.map((r) => r.value));
     const board: Leaderboard = {
@@ -302,11 +320,18 @@ export class LeaderboardService {
     return { rank: board.better(value) + 1, total: board.size };
   }
 
-  /** `rankJson` summed over some servers (see `serversJson`). */
+  /** `rankJson` summed over some servers (see `serversJson`), or on one server's board from its index. */
   private async serversRankJson(key: AuthKey, q: RankQuery, uuid: string, servers: readonly string[]): Promise<Buffer> {
     const season = await this.seasons.readable(key, q.season);
     const def = await this.publicDefinition(key.workspaceId, q.stat);
-    return rankAnswer(await this.serverBoard(key, season, def, servers), season, def, uuid, q.around ?? 5);
+    const around = q.around ?? 5;
+    const server = indexedServer(key, season, servers);
+    if (server !== null) {
+      return this.cachedAnswer(`${key.workspaceId}|${season.id}|${def.id}|sr:${server}:${uuid}:${around}`, () =>
+        this.queriedRank(key.workspaceId, uuid, season, def, around, server),
+      );
+    }
+    return rankAnswer(await this.serverBoard(key, season, def, servers), season, def, uuid, around);
   }
 
   /** `rankJson` of the network totals. */
@@ -347,6 +372,8 @@ export class LeaderboardService {
     season: Season,
     def: repo.DefinitionRow,
     around: number,
+    /** One server's board instead of the network's. */
+    serverId: string | null = null,
   ): Promise<Buffer> {
     const rows = await repo.rankWindow(this.db, {
       workspaceId,
@@ -356,6 +383,7 @@ export class LeaderboardService {
       uuid,
       around,
       column: columnOf(season),
+      serverId,
     });
     const first = rows[0];
     if (!first) throw noValue(def.key);
@@ -431,6 +459,8 @@ export class LeaderboardService {
     def: repo.DefinitionRow,
     offset: number,
     limit: number,
+    /** One server's board instead of the network's. */
+    serverId: string | null = null,
   ): Promise<Buffer> {
     const rows = await repo.boardPage(this.db, {
       workspaceId,
@@ -440,6 +470,7 @@ export class LeaderboardService {
       offset,
       limit,
       column: columnOf(season),
+      serverId,
     });
     const ranked = withRanks(rows, rows[0]?.better ?? 0, offset);
     return rankedPageJson(season, def, ranked);
@@ -539,6 +570,16 @@ function rankAnswer(board: RankBoard, season: Season, def: repo.DefinitionRow, u
     `{"season":${JSON.stringify(season)},"stat":${JSON.stringify(def.key)},"total":${board.size},` +
       `"entry":{"rank":${own.rank},${entryTail(own.entry)},"entries":${entriesJson(board, index - around, index + around + 1)}}`,
   );
+}
+
+/**
+ * The one server whose board a read takes from its index (`server_stats_top_idx`): a read of one server's values
+ * in a season that ranks values, by a key not restricted to players. Null: the board is summed over the servers
+ * at read time (several servers, a season that counts gains, or a key's few players).
+ */
+function indexedServer(key: AuthKey, season: Season, servers: readonly string[]): string | null {
+  if (servers.length !== 1 || season.scoring === 'gains' || restrictsPlayers(key)) return null;
+  return servers[0]!;
 }
 
 /** The column a season's boards rank: its scoring's. */
