@@ -472,6 +472,14 @@ function routes(
       paths: stat(200).map((k, i) => `/api/v1/leaderboards?season=s1&stat=${k}&limit=10&server=${servers[i % 2]}`),
     },
     {
+      name: `\`/leaderboards\` 100 with \`offset\` 100–${fmtInt(maxOffset)}, \`server=\` (either server)`,
+      kind: 'key',
+      paths: stat(500).map(
+        (k, i) =>
+          `/api/v1/leaderboards?season=s1&stat=${k}&limit=100&offset=${100 + randomInt(maxOffset - 99)}&server=${servers[i % 2]}`,
+      ),
+    },
+    {
       name: '`/players/{uuid}/stats`, `server=` (a server the player plays on)',
       kind: 'key',
       paths: onServer.map((x) => `/api/v1/players/${x.uuid}/stats?server=${x.server}`),

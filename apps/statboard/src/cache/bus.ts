@@ -42,7 +42,8 @@ export interface ValueMoves {
   /**
    * Each changed value: its previous value (null: it had none) and its new one; for a hidden player's value (not
    * on the board, but where it stands among the ties matters to pages: see CompactBoard.hiddenAt), also the
-   * player's id and the value's `updated_at` in microseconds (null for a public player's).
+   * player's id and the value's `updated_at` in microseconds (null for a public player's). Each server's value that
+   * changed is there too, with its server's id (boards of one server).
    */
   rows: readonly MovedValue[];
 }
@@ -55,6 +56,8 @@ export type MovedValue = [
   to: number,
   hiddenPlayer: string | null,
   atMicros: number | null,
+  /** The server whose value it is (one server's board); absent or null: the network total. */
+  serverId?: string | null,
 ];
 
 const CHANNEL = 'statboard_changes';

@@ -300,13 +300,21 @@ export async function writeGroup(
        } AS leaders
        ${
          // [compact boards] Once (on the first row): the values that changed, as [season, stat, from, to], a hidden
-         // player's with its id and the value's updated_at in microseconds (MovedValue).
+         // player's with its id and the value's updated_at in microseconds, each server's with its server too
+         // (MovedValue).
          movedParam > 0
            ? `, CASE WHEN row_number() OVER () = 1 THEN (
-               SELECT coalesce(json_agg(json_build_array(r.season_id, r.stat_id, r.replaced_value, r.value,
+               SELECT coalesce(json_agg(x.moved), '[]'::json) FROM (
+                 SELECT json_build_array(r.season_id, r.stat_id, r.replaced_value, r.value,
                    CASE WHEN NOT m.public THEN r.player_id END,
-                   CASE WHEN NOT m.public THEN ${microsSql('r.updated_at')} END)), '[]'::json)
-               FROM stat_rows r JOIN up m ON m.id = r.player_id WHERE r.stat_id = ANY($${movedParam}::uuid[])
+                   CASE WHEN NOT m.public THEN ${microsSql('r.updated_at')} END) AS moved
+                 FROM stat_rows r JOIN up m ON m.id = r.player_id WHERE r.stat_id = ANY($${movedParam}::uuid[])
+                 UNION ALL
+                 SELECT json_build_array(r.season_id, r.stat_id, r.replaced_value, r.value,
+                   CASE WHEN NOT m.public THEN r.player_id END,
+                   CASE WHEN NOT m.public THEN ${microsSql('r.updated_at')} END, r.server_id)
+                 FROM server_rows r JOIN up m ON m.id = r.player_id WHERE r.stat_id = ANY($${movedParam}::uuid[])
+               ) x
              ) END AS moves, pg_current_xact_id()::text AS xid`
            : ', NULL::json AS moves, NULL::text AS xid'
        }

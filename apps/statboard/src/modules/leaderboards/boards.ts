@@ -19,12 +19,19 @@ const RECENT_MS = 30_000;
 /** A board refused for want of room is not tried again for this long. */
 const NO_ROOM_RECHECK_MS = 5_000;
 
-/** Which board: a statistic (by definition id, with its order) in a season of a workspace. */
+/** Which board: a statistic (by definition id, with its order) in a season of a workspace, network-wide or one server's. */
 export interface BoardRef {
   workspaceId: string;
   seasonId: string;
   statId: string;
   order: 'asc' | 'desc';
+  /** One server's board (its values in `server_stats`); absent or null: the network totals. */
+  serverId?: string | null;
+}
+
+/** A board's key among the slots. */
+function slotKey(ref: BoardRef): string {
+  return `${ref.workspaceId}|${ref.seasonId}|${ref.statId}${ref.serverId ? `|${ref.serverId}` : ''}`;
 }
 
 /** A board held in memory: full entries, or only the counts of its values (see CompactBoard). */
@@ -107,7 +114,7 @@ export class BoardCache {
    */
   ready(ref: BoardRef): HeldBoard | undefined {
     if (!this.caching || !this.changes.bus.healthy) return undefined;
-    const key = `${ref.workspaceId}|${ref.seasonId}|${ref.statId}`;
+    const key = slotKey(ref);
     const slot = this.slots.get(key);
     if (!slot?.board || slot.stale || slot.loading || slot.refreshing || slot.dirty.size > 0) return undefined;
     if (slot.board instanceof CompactBoard && slot.board.broken) return undefined;
@@ -129,7 +136,7 @@ export class BoardCache {
       this.meter?.miss();
       return null;
     }
-    const key = `${ref.workspaceId}|${ref.seasonId}|${ref.statId}`;
+    const key = slotKey(ref);
     const now = Date.now();
     let slot = this.slots.get(key);
     if (slot && slot.ref.order !== ref.order) slot.stale = true;
@@ -192,7 +199,7 @@ export class BoardCache {
    * counts from memory and rows from the database are of the same values (else it answers with one statement).
    */
   current(ref: BoardRef, board: CompactBoard, version: number): boolean {
-    const slot = this.slots.get(`${ref.workspaceId}|${ref.seasonId}|${ref.statId}`);
+    const slot = this.slots.get(slotKey(ref));
     return (
       this.changes.bus.healthy &&
       slot?.board === board &&
@@ -208,7 +215,7 @@ export class BoardCache {
    * rather than send a query that costs the database more than the read (then it asks `board` again).
    */
   async loadedWithin(ref: BoardRef, ms: number): Promise<boolean> {
-    const loading = this.slots.get(`${ref.workspaceId}|${ref.seasonId}|${ref.statId}`)?.loading;
+    const loading = this.slots.get(slotKey(ref))?.loading;
     if (!loading) return false;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => {
@@ -340,8 +347,9 @@ export class BoardCache {
   /** Applies a write's changed values to a compact board, unless the board was read after the write committed. */
   private apply(slot: Slot, board: CompactBoard, m: ValueMoves): void {
     if (slot.seen && visible(slot.seen, m.xid)) return;
-    for (const [season, stat, from, to, hiddenPlayer, at] of m.rows) {
-      if (season !== slot.ref.seasonId || stat !== slot.ref.statId) continue;
+    const server = slot.ref.serverId ?? null;
+    for (const [season, stat, from, to, hiddenPlayer, at, serverId] of m.rows) {
+      if (season !== slot.ref.seasonId || stat !== slot.ref.statId || (serverId ?? null) !== server) continue;
       if (hiddenPlayer === null) board.move(from, to);
       else board.hide(hiddenPlayer, to, at!);
     }

@@ -90,13 +90,21 @@ export interface BoardRow {
  */
 export function boardEntries(
   db: Queryable,
-  q: { seasonId: string; statId: string; onlyUuids: readonly string[] | null; column?: Column },
+  q: {
+    seasonId: string;
+    statId: string;
+    onlyUuids: readonly string[] | null;
+    column?: Column;
+    /** One server's board (`server_stats`) instead of the network's. */
+    serverId?: string | null;
+  },
 ): Promise<BoardRow[]> {
   return db.query<BoardRow>(
     `SELECT p.id, p.uuid::text AS uuid, p.username, s.${q.column ?? 'value'} AS value, ${microsSql('s.updated_at')} AS at
-     FROM player_stats s JOIN players p ON p.id = s.player_id
-     WHERE s.season_id = $1 AND s.stat_id = $2 AND p.public AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[]))`,
-    [q.seasonId, q.statId, q.onlyUuids],
+     FROM ${statsTable(q.serverId)} s JOIN players p ON p.id = s.player_id
+     WHERE s.season_id = $1 AND s.stat_id = $2 AND p.public AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[]))
+       ${q.serverId ? 'AND s.server_id = $4' : ''}`,
+    [q.seasonId, q.statId, q.onlyUuids, ...(q.serverId ? [q.serverId] : [])],
   );
 }
 
@@ -131,11 +139,12 @@ export function serverBoardEntries(
 /** How many values a board has, counted up to `cap` (an index-only range scan of at most `cap` entries). */
 export async function boardSizeUpTo(
   db: Queryable,
-  q: { seasonId: string; statId: string; cap: number },
+  q: { seasonId: string; statId: string; cap: number; serverId?: string | null },
 ): Promise<number> {
   const rows = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM player_stats WHERE season_id = $1 AND stat_id = $2 LIMIT $3) x`,
-    [q.seasonId, q.statId, q.cap],
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${statsTable(q.serverId)}
+       WHERE season_id = $1 AND stat_id = $2 ${q.serverId ? 'AND server_id = $4' : ''} LIMIT $3) x`,
+    [q.seasonId, q.statId, q.cap, ...(q.serverId ? [q.serverId] : [])],
   );
   return rows[0]?.n ?? 0;
 }
@@ -261,14 +270,17 @@ export function rankNeighbours(
     uuid: string;
     around: number;
     column?: Column;
+    /** One server's board (`server_stats_top_idx`) instead of the network's. */
+    serverId?: string | null;
   },
 ): Promise<BoardRow[]> {
-  const b = boardSql(q.order, q.column);
+  const srv = q.serverId ? 6 : 0;
+  const b = boardSql(q.order, q.column, srv);
   return db.query<BoardRow>(
-    `WITH ${windowSql(q.order, q.column)}
+    `WITH ${windowSql(q.order, q.column, srv)}
      SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS}
      FROM win w ORDER BY w.value ${b.best}, w.updated_at, w.uuid`,
-    [q.workspaceId, q.seasonId, q.statId, q.uuid, q.around],
+    [q.workspaceId, q.seasonId, q.statId, q.uuid, q.around, ...(q.serverId ? [q.serverId] : [])],
   );
 }
 
@@ -371,10 +383,12 @@ export function pageFrom(
     skip: number;
     limit: number;
     hiddenAt: readonly number[];
+    /** One server's board (`server_stats_top_idx`) instead of the network's. */
+    serverId?: string | null;
   },
 ): Promise<BoardRow[]> {
-  const b = boardSql(q.order);
-  const tie = `player_stats s WHERE s.season_id = $2 AND s.stat_id = $3 AND s.value = $1`;
+  const b = boardSql(q.order, 'value', q.serverId ? 7 : 0);
+  const tie = `${b.values} AND s.value = $1`;
   const t = '(SELECT updated_at FROM t)';
   return db.query<BoardRow>(
     `WITH t AS (
@@ -390,7 +404,7 @@ export function pageFrom(
        (SELECT ${b.cols} FROM ${b.board} AND s.value ${b.worse} $1
          ORDER BY s.value ${b.best}, s.updated_at FETCH FIRST $4 ROWS WITH TIES)
      ) w ORDER BY w.value ${b.best}, w.updated_at, w.uuid LIMIT $4`,
-    [q.value, q.seasonId, q.statId, q.limit, q.skip, numberArray(q.hiddenAt)],
+    [q.value, q.seasonId, q.statId, q.limit, q.skip, numberArray(q.hiddenAt), ...(q.serverId ? [q.serverId] : [])],
   );
 }
 
@@ -411,7 +425,7 @@ const RUNS_CHUNK = 65_536;
  */
 export async function boardRuns(
   db: Db,
-  q: { workspaceId: string; seasonId: string; statId: string; chunk?: number },
+  q: { workspaceId: string; seasonId: string; statId: string; chunk?: number; serverId?: string | null },
 ): Promise<{ values: Float64Array; counts: Int32Array; hidden: HiddenValue[]; snapshot: string }> {
   const size = q.chunk ?? RUNS_CHUNK;
   const first = await runsFrom(db, q, null, size, true);
@@ -439,11 +453,14 @@ export async function boardRuns(
 /** Up to `size` runs of values above `after` (null: from the lowest); `head`: with the hidden values and snapshot. */
 async function runsFrom(
   db: Queryable,
-  q: { workspaceId: string; seasonId: string; statId: string },
+  q: { workspaceId: string; seasonId: string; statId: string; serverId?: string | null },
   after: number | null,
   size: number,
   head: boolean,
 ): Promise<{ values: Float64Array; counts: Int32Array; hidden: HiddenValue[] | null; snapshot: string | null }> {
+  const table = statsTable(q.serverId);
+  // One server's board: its id is the last parameter.
+  const srv = q.serverId ? `AND s.server_id = $${head ? 6 : 5}` : '';
   const rows: {
     vals: Uint8Array | null;
     counts: Uint8Array | null;
@@ -455,17 +472,17 @@ async function runsFrom(
            head
              ? `pg_current_snapshot()::text AS snapshot,
          (SELECT coalesce(json_agg(json_build_array(p.id, s.value, ${microsSql('s.updated_at')})), '[]') FROM players p
-          JOIN player_stats s ON s.player_id = p.id AND s.season_id = $1 AND s.stat_id = $2
+          JOIN ${table} s ON s.player_id = p.id AND s.season_id = $1 AND s.stat_id = $2 ${srv}
           WHERE p.workspace_id = $5 AND NOT p.public) AS hidden`
              : 'NULL AS snapshot, NULL AS hidden'
          }
        FROM (
          SELECT string_agg(float8send(v), ''::bytea ORDER BY v) AS vals, string_agg(int4send(c), ''::bytea ORDER BY v) AS counts
-         FROM (SELECT value AS v, count(*)::int AS c FROM player_stats
-               WHERE season_id = $1 AND stat_id = $2 AND ($3::float8 IS NULL OR value > $3)
-               GROUP BY value ORDER BY value LIMIT $4) x
+         FROM (SELECT s.value AS v, count(*)::int AS c FROM ${table} s
+               WHERE s.season_id = $1 AND s.stat_id = $2 ${srv} AND ($3::float8 IS NULL OR s.value > $3)
+               GROUP BY s.value ORDER BY s.value LIMIT $4) x
        ) r`,
-    [q.seasonId, q.statId, after, size, ...(head ? [q.workspaceId] : [])],
+    [q.seasonId, q.statId, after, size, ...(head ? [q.workspaceId] : []), ...(q.serverId ? [q.serverId] : [])],
   );
   const r = rows[0];
   const vals = r?.vals ?? new Uint8Array(0);

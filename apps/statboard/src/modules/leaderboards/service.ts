@@ -128,29 +128,18 @@ export class LeaderboardService {
   }
 
   /**
-   * `json` summed over some servers (`server=`, or a key restricted to servers): the board is read and ranked for
-   * the answer (never cached: the sums are made at read time).
+   * `json` of some servers (`server=`, or a key restricted to servers): one server's board is answered as the
+   * network's (held in memory, else from `server_stats_top_idx`); several servers' (or a `gains` season's, or a
+   * key's few players') is summed at read time (`serverBoard`).
    */
   private async serversJson(key: AuthKey, q: LeaderboardQuery, servers: readonly string[]): Promise<Buffer> {
     const season = await this.seasons.readable(key, q.season);
     const def = await this.publicDefinition(key.workspaceId, q.stat);
-    const limit = clampLimit(q.limit);
-    const offset = q.offset ?? 0;
     const server = indexedServer(key, season, servers);
-    if (server !== null) {
-      // One server's board, from its index: the top cached as the network's are, pages past it as answers.
-      const base = `${key.workspaceId}|${season.id}|${def.id}|`;
-      if (offset > 0) {
-        return this.cachedAnswer(`${base}so:${server}:${offset}:${limit}`, () =>
-          this.queriedPage(key.workspaceId, season, def, offset, limit, server),
-        );
-      }
-      const build = () => this.build(key, season, def, limit, 0, server);
-      const cacheKey = `${base}st:${server}:${limit}`;
-      return this.tops ? (this.tops.peek(cacheKey) ?? this.tops.get(cacheKey, build)) : build();
-    }
+    // One server's board is answered as the network's are (held in memory, else from its index).
+    if (server !== null) return this.top(key, q, season, def, server);
     const board = await this.serverBoard(key, season, def, servers);
-    return page(board, season, def, offset, limit);
+    return page(board, season, def, q.offset ?? 0, clampLimit(q.limit));
   }
 
   /**
@@ -180,10 +169,19 @@ export class LeaderboardService {
     return this.serverBoards.peek(cacheKey) ?? this.serverBoards.get(cacheKey, read);
   }
 
-  private top(key: AuthKey, q: LeaderboardQuery, season: Season, def: repo.DefinitionRow): Maybe<Buffer> {
+  /** `json` of one board: the network totals, or `server`'s values alone. */
+  private top(
+    key: AuthKey,
+    q: LeaderboardQuery,
+    season: Season,
+    def: repo.DefinitionRow,
+    server: string | null = null,
+  ): Maybe<Buffer> {
     const limit = clampLimit(q.limit);
     const offset = q.offset ?? 0;
     if (restrictsPlayers(key)) return this.build(key, season, def, limit, offset);
+    // A server's answers are cached beside the network's, under the same board (dropped with its values).
+    const srv = server ? `${server}:` : '';
     // A page further down is a slice of the rank board (its ranks are global without counting the entries before
     // it), at once when the board is current; only the tops are cached as answers (thousands of pages would push
     // them out).
@@ -195,13 +193,14 @@ export class LeaderboardService {
           def,
           (board) => page(board, season, def, offset, limit),
           (board, ref) => this.countedPage(board, ref, season, def, offset, limit),
-          () => this.queriedPage(key.workspaceId, season, def, offset, limit),
+          () => this.queriedPage(key.workspaceId, season, def, offset, limit, server),
+          server,
         );
-      return this.cachedAnswer(`${key.workspaceId}|${season.id}|${def.id}|o:${offset}:${limit}`, answer);
+      return this.cachedAnswer(`${key.workspaceId}|${season.id}|${def.id}|o:${srv}${offset}:${limit}`, answer);
     }
-    if (!this.tops) return this.build(key, season, def, limit, 0);
-    const cacheKey = `${key.workspaceId}|${season.id}|${def.id}|${limit}`;
-    return this.tops.peek(cacheKey) ?? this.tops.get(cacheKey, () => this.build(key, season, def, limit, 0));
+    if (!this.tops) return this.build(key, season, def, limit, 0, server);
+    const cacheKey = `${key.workspaceId}|${season.id}|${def.id}|${srv}${limit}`;
+    return this.tops.peek(cacheKey) ?? this.tops.get(cacheKey, () => this.build(key, season, def, limit, 0, server));
   }
 
   /** An answer (of an unrestricted key) from the answers' cache, at once when it is there, else `answer`'s. */
@@ -222,10 +221,18 @@ export class LeaderboardService {
     answer: (board: RankBoard) => Buffer,
     counted: (board: CompactBoard, ref: BoardRef) => Promise<Buffer>,
     query: () => Promise<Buffer>,
+    /** One server's board instead of the network's. */
+    serverId: string | null = null,
   ): Maybe<Buffer> {
     // Boards held in memory rank values; a season that counts gains is answered by its own board index.
     if (season.scoring === 'gains') return query();
-    const ref: BoardRef = { workspaceId: key.workspaceId, seasonId: season.id, statId: def.id, order: def.sort_order };
+    const ref: BoardRef = {
+      workspaceId: key.workspaceId,
+      seasonId: season.id,
+      statId: def.id,
+      order: def.sort_order,
+      serverId,
+    };
     const use = (board: HeldBoard | null | undefined): Maybe<Buffer> =>
       board instanceof RankBoard ? answer(board) : board ? counted(board, ref) : query();
     const ready = this.boards.ready(ref);
@@ -324,14 +331,9 @@ export class LeaderboardService {
   private async serversRankJson(key: AuthKey, q: RankQuery, uuid: string, servers: readonly string[]): Promise<Buffer> {
     const season = await this.seasons.readable(key, q.season);
     const def = await this.publicDefinition(key.workspaceId, q.stat);
-    const around = q.around ?? 5;
     const server = indexedServer(key, season, servers);
-    if (server !== null) {
-      return this.cachedAnswer(`${key.workspaceId}|${season.id}|${def.id}|sr:${server}:${uuid}:${around}`, () =>
-        this.queriedRank(key.workspaceId, uuid, season, def, around, server),
-      );
-    }
-    return rankAnswer(await this.serverBoard(key, season, def, servers), season, def, uuid, around);
+    if (server !== null) return this.rankOn(key, uuid, season, def, q.around ?? 5, server);
+    return rankAnswer(await this.serverBoard(key, season, def, servers), season, def, uuid, q.around ?? 5);
   }
 
   /** `rankJson` of the network totals. */
@@ -348,17 +350,31 @@ export class LeaderboardService {
     const answer = (d: repo.DefinitionRow): Maybe<Buffer> =>
       restrictsPlayers(key)
         ? this.restrictedRank(key, uuid, season, d, around)
-        : this.cachedAnswer(`${key.workspaceId}|${season.id}|${d.id}|r:${uuid}:${around}`, () =>
-            this.withBoard(
-              key,
-              season,
-              d,
-              (board) => rankAnswer(board, season, d, uuid, around),
-              (board, ref) => this.countedRank(board, ref, uuid, season, d, around),
-              () => this.queriedRank(key.workspaceId, uuid, season, d, around),
-            ),
-          );
+        : this.rankOn(key, uuid, season, d, around);
     return def instanceof Promise ? def.then(answer) : answer(def);
+  }
+
+  /** A rank on one board (the network totals, or `server`'s values alone), for a key not restricted to players. */
+  private rankOn(
+    key: AuthKey,
+    uuid: string,
+    season: Season,
+    def: repo.DefinitionRow,
+    around: number,
+    server: string | null = null,
+  ): Maybe<Buffer> {
+    const srv = server ? `${server}:` : '';
+    return this.cachedAnswer(`${key.workspaceId}|${season.id}|${def.id}|r:${srv}${uuid}:${around}`, () =>
+      this.withBoard(
+        key,
+        season,
+        def,
+        (board) => rankAnswer(board, season, def, uuid, around),
+        (board, ref) => this.countedRank(board, ref, uuid, season, def, around),
+        () => this.queriedRank(key.workspaceId, uuid, season, def, around, server),
+        server,
+      ),
+    );
   }
 
   /**
@@ -406,7 +422,9 @@ export class LeaderboardService {
   ): Promise<Buffer> {
     const version = board.version;
     const rows = await repo.rankNeighbours(this.db, { ...ref, uuid, around });
-    if (!this.boards.current(ref, board, version)) return this.queriedRank(ref.workspaceId, uuid, season, def, around);
+    if (!this.boards.current(ref, board, version)) {
+      return this.queriedRank(ref.workspaceId, uuid, season, def, around, ref.serverId);
+    }
     if (rows.length === 0) throw noValue(def.key);
     const ranked = rows.map((r) => ({ entry: boardEntry(r), rank: board.better(r.value) + 1 }));
     return rankedRankJson(season, def, board.size, uuid, ranked);
@@ -446,7 +464,7 @@ export class LeaderboardService {
       rows.length !== expected ||
       (value !== undefined && rows[0]!.value !== value)
     ) {
-      return this.queriedPage(ref.workspaceId, season, def, offset, limit);
+      return this.queriedPage(ref.workspaceId, season, def, offset, limit, ref.serverId);
     }
     const ranked = withRanks(rows, better, offset);
     return rankedPageJson(season, def, ranked);
@@ -573,9 +591,10 @@ function rankAnswer(board: RankBoard, season: Season, def: repo.DefinitionRow, u
 }
 
 /**
- * The one server whose board a read takes from its index (`server_stats_top_idx`): a read of one server's values
- * in a season that ranks values, by a key not restricted to players. Null: the board is summed over the servers
- * at read time (several servers, a season that counts gains, or a key's few players).
+ * The one server whose board a read takes as the network's is taken (held in memory as a rank board or a compact
+ * one, else read from `server_stats_top_idx`): a read of one server's values in a season that ranks values, by a
+ * key not restricted to players. Null: the board is summed over the servers at read time (several servers, a
+ * season that counts gains, or a key's few players).
  */
 function indexedServer(key: AuthKey, season: Season, servers: readonly string[]): string | null {
   if (servers.length !== 1 || season.scoring === 'gains' || restrictsPlayers(key)) return null;
