@@ -58,6 +58,9 @@ export type MovedValue = [
   atMicros: number | null,
   /** The server whose value it is (one server's board); absent or null: the network total. */
   serverId?: string | null,
+  /** The gain it replaced (null: none) and its new gain: what boards of a season that counts gains move. */
+  gainFrom?: number | null,
+  gainTo?: number,
 ];
 
 const CHANNEL = 'statboard_changes';

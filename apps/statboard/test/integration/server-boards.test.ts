@@ -140,3 +140,109 @@ describe("one server's compact boards", () => {
     expect(top.json().entries[0]).toMatchObject({ rank: 1, value: 50, player: { uuid: players[7] } });
   });
 });
+
+/**
+ * Boards of a season that counts gains, held in memory as compact boards of the gains (moved by the gains the
+ * writer reports): every page and rank agrees byte for byte with the same board ranked at read time (a key
+ * restricted to every player takes that path), through uploads, counter drops and a switch of scoring.
+ */
+describe('compact boards of gains', () => {
+  let ctx: TestContext;
+  let fx: Fixture;
+  let everyone: string;
+  const N = 24;
+  const players = Array.from({ length: N }, () => uuid());
+  const STAT = 'gains:compact';
+  const MAIN = { hostname: 'mc.example.com', port: 25565 };
+  let clock = Date.now() - 60 * 60_000;
+  let seasonId: string;
+
+  const upload = (player: string, value: number) =>
+    ingestOk(
+      ctx,
+      fx.keys.client!,
+      modBatch({
+        uuid: player,
+        username: `P${player.slice(0, 6)}`,
+        ...MAIN,
+        stats: [{ key: STAT, value }],
+        observedAt: new Date((clock += 1_000)).toISOString(),
+      }),
+    );
+
+  beforeAll(async () => {
+    ctx = await createTestContext({}, { rankCacheEntries: 3 });
+    fx = await seedWorkspace(ctx.services, 'Compact gains');
+    // Season 1's values are the baselines of season 2.
+    for (const [i, p] of players.entries()) await upload(p, 100 + i);
+    const s2 = await ctx.services.seasons.create(ACTOR, fx.workspaceId, {
+      name: 'Season 2',
+      slug: 's2',
+      scoring: 'gains',
+    });
+    await ctx.services.seasons.activate(ACTOR, fx.workspaceId, s2.id);
+    seasonId = s2.id;
+    clock = Date.now();
+    // Gains with ties: 0, 5 or 10 each; one counter dropped (a reset world): its gain counts on from 0.
+    for (const [i, p] of players.entries()) await upload(p, 100 + i + (i % 3) * 5);
+    await upload(players[4]!, 3);
+    await ctx.services.playerAdmin.update(ACTOR, fx.workspaceId, players[1]!, { public: false });
+    const k = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
+      name: 'everyone',
+      type: 'website',
+      scopes: ['stats:read', 'leaderboards:read'],
+      player_restrictions: players,
+    });
+    everyone = k.secret;
+  });
+
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  const ref = async (): Promise<BoardRef> => {
+    const [def] = await ctx.db.query<{ id: string }>(
+      'SELECT id FROM stat_definitions WHERE workspace_id = $1 AND key = $2',
+      [fx.workspaceId, STAT],
+    );
+    return { workspaceId: fx.workspaceId, seasonId, statId: def!.id, order: 'desc', column: 'gain' };
+  };
+
+  async function settle(): Promise<CompactBoard> {
+    const r = await ref();
+    for (let i = 0; i < 100; i++) {
+      await getJson(ctx, fx.keys.website!, `/api/v1/leaderboards/rank?season=s2&stat=${STAT}&player=${players[5]}`);
+      const b = ctx.services.leaderboards.boards.ready(r);
+      if (b instanceof CompactBoard) return b;
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    throw new Error('the compact board was never loaded');
+  }
+
+  async function agree(): Promise<unknown[]> {
+    const path = (p: string) => `/api/v1/leaderboards${p}&season=s2&stat=${STAT}`;
+    const same = async (p: string) => {
+      const one = await getJson(ctx, fx.keys.website!, path(p));
+      const reference = await getJson(ctx, everyone, path(p));
+      expect(one.statusCode, one.body).toBe(reference.statusCode);
+      if (one.statusCode === 200) expect(one.body).toBe(reference.body);
+      return one;
+    };
+    const top = (await same('?limit=100')).json() as { entries: unknown[] };
+    for (let offset = 1; offset <= top.entries.length; offset++) await same(`?limit=3&offset=${offset}`);
+    for (const p of players) await same(`/rank?player=${p}&around=2`);
+    return top.entries;
+  }
+
+  it('ranks gains from a compact board, and follows uploads without reading it again', async () => {
+    const b = await settle();
+    const top = await agree();
+    expect(top).toHaveLength(b.size);
+    expect(top[0]).toMatchObject({ rank: 1, value: 10 });
+    await upload(players[7]!, 200);
+    await upload(players[4]!, 1);
+    expect(ctx.services.leaderboards.boards.ready(await ref())).toBe(b);
+    const after = await agree();
+    expect(after[0]).toMatchObject({ rank: 1, player: { uuid: players[7] } });
+  });
+});

@@ -300,19 +300,19 @@ export async function writeGroup(
        } AS leaders
        ${
          // [compact boards] Once (on the first row): the values that changed, as [season, stat, from, to], a hidden
-         // player's with its id and the value's updated_at in microseconds, each server's with its server too
-         // (MovedValue).
+         // player's with its id and the value's updated_at in microseconds, each server's with its server too,
+         // and each with its gain before and after (MovedValue).
          movedParam > 0
            ? `, CASE WHEN row_number() OVER () = 1 THEN (
                SELECT coalesce(json_agg(x.moved), '[]'::json) FROM (
                  SELECT json_build_array(r.season_id, r.stat_id, r.replaced_value, r.value,
                    CASE WHEN NOT m.public THEN r.player_id END,
-                   CASE WHEN NOT m.public THEN ${microsSql('r.updated_at')} END) AS moved
+                   CASE WHEN NOT m.public THEN ${microsSql('r.updated_at')} END, NULL, r.replaced_gain, r.gain) AS moved
                  FROM stat_rows r JOIN up m ON m.id = r.player_id WHERE r.stat_id = ANY($${movedParam}::uuid[])
                  UNION ALL
                  SELECT json_build_array(r.season_id, r.stat_id, r.replaced_value, r.value,
                    CASE WHEN NOT m.public THEN r.player_id END,
-                   CASE WHEN NOT m.public THEN ${microsSql('r.updated_at')} END, r.server_id)
+                   CASE WHEN NOT m.public THEN ${microsSql('r.updated_at')} END, r.server_id, r.replaced_gain, r.gain)
                  FROM server_rows r JOIN up m ON m.id = r.player_id WHERE r.stat_id = ANY($${movedParam}::uuid[])
                ) x
              ) END AS moves, pg_current_xact_id()::text AS xid`

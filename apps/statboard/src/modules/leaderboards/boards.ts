@@ -27,11 +27,13 @@ export interface BoardRef {
   order: 'asc' | 'desc';
   /** One server's board (its values in `server_stats`); absent or null: the network totals. */
   serverId?: string | null;
+  /** What the board ranks: the values (absent: `value`), or the gains of a season that counts them. */
+  column?: repo.Column;
 }
 
 /** A board's key among the slots. */
 function slotKey(ref: BoardRef): string {
-  return `${ref.workspaceId}|${ref.seasonId}|${ref.statId}${ref.serverId ? `|${ref.serverId}` : ''}`;
+  return `${ref.workspaceId}|${ref.seasonId}|${ref.statId}${ref.serverId ? `|${ref.serverId}` : ''}${ref.column === 'gain' ? '|gain' : ''}`;
 }
 
 /** A board held in memory: full entries, or only the counts of its values (see CompactBoard). */
@@ -348,8 +350,11 @@ export class BoardCache {
   private apply(slot: Slot, board: CompactBoard, m: ValueMoves): void {
     if (slot.seen && visible(slot.seen, m.xid)) return;
     const server = slot.ref.serverId ?? null;
-    for (const [season, stat, from, to, hiddenPlayer, at, serverId] of m.rows) {
+    const gains = slot.ref.column === 'gain';
+    for (const [season, stat, valueFrom, valueTo, hiddenPlayer, at, serverId, gainFrom, gainTo] of m.rows) {
       if (season !== slot.ref.seasonId || stat !== slot.ref.statId || (serverId ?? null) !== server) continue;
+      const from = gains ? (gainFrom ?? null) : valueFrom;
+      const to = gains ? gainTo! : valueTo;
       if (hiddenPlayer === null) board.move(from, to);
       else board.hide(hiddenPlayer, to, at!);
     }

@@ -383,12 +383,13 @@ export function pageFrom(
     skip: number;
     limit: number;
     hiddenAt: readonly number[];
+    column?: Column;
     /** One server's board (`server_stats_top_idx`) instead of the network's. */
     serverId?: string | null;
   },
 ): Promise<BoardRow[]> {
-  const b = boardSql(q.order, 'value', q.serverId ? 7 : 0);
-  const tie = `${b.values} AND s.value = $1`;
+  const b = boardSql(q.order, q.column, q.serverId ? 7 : 0);
+  const tie = `${b.values} AND ${b.v} = $1`;
   const t = '(SELECT updated_at FROM t)';
   return db.query<BoardRow>(
     `WITH t AS (
@@ -398,11 +399,11 @@ export function pageFrom(
          - (SELECT count(*) FROM unnest($6::float8[]) AS h(at) WHERE h.at < ${microsSql(t)}) AS n
      )
      SELECT w.id, w.uuid::text AS uuid, w.username, w.value, ${AT_MICROS} FROM (
-       (SELECT ${b.cols} FROM ${b.board} AND s.value = $1 AND s.updated_at >= ${t}
+       (SELECT ${b.cols} FROM ${b.board} AND ${b.v} = $1 AND s.updated_at >= ${t}
          ORDER BY s.updated_at, p.uuid LIMIT $4 OFFSET $5 - (SELECT n FROM before))
        UNION ALL
-       (SELECT ${b.cols} FROM ${b.board} AND s.value ${b.worse} $1
-         ORDER BY s.value ${b.best}, s.updated_at FETCH FIRST $4 ROWS WITH TIES)
+       (SELECT ${b.cols} FROM ${b.board} AND ${b.v} ${b.worse} $1
+         ORDER BY ${b.v} ${b.best}, s.updated_at FETCH FIRST $4 ROWS WITH TIES)
      ) w ORDER BY w.value ${b.best}, w.updated_at, w.uuid LIMIT $4`,
     [q.value, q.seasonId, q.statId, q.limit, q.skip, numberArray(q.hiddenAt), ...(q.serverId ? [q.serverId] : [])],
   );
@@ -425,7 +426,14 @@ const RUNS_CHUNK = 65_536;
  */
 export async function boardRuns(
   db: Db,
-  q: { workspaceId: string; seasonId: string; statId: string; chunk?: number; serverId?: string | null },
+  q: {
+    workspaceId: string;
+    seasonId: string;
+    statId: string;
+    chunk?: number;
+    column?: Column;
+    serverId?: string | null;
+  },
 ): Promise<{ values: Float64Array; counts: Int32Array; hidden: HiddenValue[]; snapshot: string }> {
   const size = q.chunk ?? RUNS_CHUNK;
   const first = await runsFrom(db, q, null, size, true);
@@ -453,12 +461,13 @@ export async function boardRuns(
 /** Up to `size` runs of values above `after` (null: from the lowest); `head`: with the hidden values and snapshot. */
 async function runsFrom(
   db: Queryable,
-  q: { workspaceId: string; seasonId: string; statId: string; serverId?: string | null },
+  q: { workspaceId: string; seasonId: string; statId: string; column?: Column; serverId?: string | null },
   after: number | null,
   size: number,
   head: boolean,
 ): Promise<{ values: Float64Array; counts: Int32Array; hidden: HiddenValue[] | null; snapshot: string | null }> {
   const table = statsTable(q.serverId);
+  const c = q.column ?? 'value';
   // One server's board: its id is the last parameter.
   const srv = q.serverId ? `AND s.server_id = $${head ? 6 : 5}` : '';
   const rows: {
@@ -471,16 +480,16 @@ async function runsFrom(
          ${
            head
              ? `pg_current_snapshot()::text AS snapshot,
-         (SELECT coalesce(json_agg(json_build_array(p.id, s.value, ${microsSql('s.updated_at')})), '[]') FROM players p
+         (SELECT coalesce(json_agg(json_build_array(p.id, s.${c}, ${microsSql('s.updated_at')})), '[]') FROM players p
           JOIN ${table} s ON s.player_id = p.id AND s.season_id = $1 AND s.stat_id = $2 ${srv}
           WHERE p.workspace_id = $5 AND NOT p.public) AS hidden`
              : 'NULL AS snapshot, NULL AS hidden'
          }
        FROM (
          SELECT string_agg(float8send(v), ''::bytea ORDER BY v) AS vals, string_agg(int4send(c), ''::bytea ORDER BY v) AS counts
-         FROM (SELECT s.value AS v, count(*)::int AS c FROM ${table} s
-               WHERE s.season_id = $1 AND s.stat_id = $2 ${srv} AND ($3::float8 IS NULL OR s.value > $3)
-               GROUP BY s.value ORDER BY s.value LIMIT $4) x
+         FROM (SELECT s.${c} AS v, count(*)::int AS c FROM ${table} s
+               WHERE s.season_id = $1 AND s.stat_id = $2 ${srv} AND ($3::float8 IS NULL OR s.${c} > $3)
+               GROUP BY s.${c} ORDER BY s.${c} LIMIT $4) x
        ) r`,
     [q.seasonId, q.statId, after, size, ...(head ? [q.workspaceId] : []), ...(q.serverId ? [q.serverId] : [])],
   );

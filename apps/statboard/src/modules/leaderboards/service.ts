@@ -224,14 +224,14 @@ export class LeaderboardService {
     /** One server's board instead of the network's. */
     serverId: string | null = null,
   ): Maybe<Buffer> {
-    // Boards held in memory rank values; a season that counts gains is answered by its own board index.
-    if (season.scoring === 'gains') return query();
+    // A season that counts gains ranks its gains: boards of them are held apart from boards of values.
     const ref: BoardRef = {
       workspaceId: key.workspaceId,
       seasonId: season.id,
       statId: def.id,
       order: def.sort_order,
       serverId,
+      column: columnOf(season),
     };
     const use = (board: HeldBoard | null | undefined): Maybe<Buffer> =>
       board instanceof RankBoard ? answer(board) : board ? counted(board, ref) : query();
