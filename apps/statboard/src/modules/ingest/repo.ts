@@ -201,8 +201,11 @@ export interface GroupWritten {
   messages: number;
   /** Candidate boards' new rank 1s (board: season id + statistic id). */
   leaders: { board: string; uuid: string; value: number }[];
-  /** Candidate boards whose rank 1 the statement read (a total beat the bound, or there was none). */
-  checked: string[];
+  /**
+   * Candidate boards whose rank 1 the statement read (a total beat the bound, or there was none), with that rank 1
+   * before the statement (uuid null: none).
+   */
+  checked: { board: string; uuid: string | null; value: number | null }[];
   /** The known leaders' new network totals, where the statement wrote one (in the season's scoring). */
   held: { board: string; value: number }[];
   /** [compact boards] With `moved`: the values that changed of those statistics, and the transaction's id. */
@@ -238,7 +241,7 @@ export async function writeGroup(
     GroupWritten['players'][number] & {
       messages: number;
       leaders: GroupWritten['leaders'];
-      checked: string[];
+      checked: GroupWritten['checked'];
       held: GroupWritten['held'];
       moves: MovedValue[] | null;
       xid: string | null;
@@ -311,7 +314,8 @@ export async function writeGroup(
        } AS leaders,
        ${
          leaders
-           ? `(SELECT coalesce(json_agg(s::text || d::text), '[]'::json) FROM checked) AS checked,
+           ? `(SELECT coalesce(json_agg(json_build_object('board', s::text || d::text, 'uuid', prev_uuid,
+                  'value', prev_value)), '[]'::json) FROM checked) AS checked,
               (SELECT coalesce(json_agg(json_build_object('board', s::text || d::text, 'value', value)), '[]'::json)
                 FROM held) AS held`
            : `'[]'::json AS checked, '[]'::json AS held`

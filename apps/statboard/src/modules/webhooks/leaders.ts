@@ -42,8 +42,11 @@ export interface NewLeader {
 export interface LeaderOutcome {
   /** The boards' new rank 1s. */
   leaders: readonly NewLeader[];
-  /** Boards (season id + statistic id) whose rank 1 the statement read, with or without a new leader. */
-  checked: readonly string[];
+  /**
+   * Boards (season id + statistic id) whose rank 1 the statement read, with or without a new leader, and that rank
+   * 1 as it was before the statement (uuid null: none).
+   */
+  checked: readonly { board: string; uuid: string | null; value: number | null }[];
   /** The known leaders' new network totals, on the boards where the statement wrote one. */
   held: readonly { board: string; value: number }[];
 }
@@ -137,28 +140,37 @@ export class LeaderWatch {
 
   /**
    * After the commit: the boards' new leaders are remembered; candidate boards whose rank 1 the statement read
-   * without a new leader (only hidden players' values, another instance's leader, or the leader's own growth),
-   * boards whose leader's value fell, and boards without a leader are read again when next written to. A
-   * candidate whose totals did not beat its bound keeps what the writer knows.
+   * without a new leader are read again when next written to unless that rank 1 was the leader the writer knew of
+   * (it then keeps its place, with its committed value), and so are boards whose leader's value fell and boards
+   * without a leader. A candidate whose totals did not beat its bound keeps what the writer knows; the leader's
+   * new total, which the statement returns, moves its value.
    */
   settle(values: readonly WrittenValue[], candidates: readonly LeaderCandidate[], outcome: LeaderOutcome): void {
     const won = new Map(outcome.leaders.map((l) => [l.board, l]));
-    const checked = new Set(outcome.checked);
+    const checked = new Map(outcome.checked.map((c) => [c.board, c]));
     const held = new Map(outcome.held.map((h) => [h.board, h.value]));
     for (const c of candidates) {
       const k = c.seasonId + c.statId;
       const known = this.known.get(k);
       if (!known) continue;
       const l = won.get(k);
+      const read = checked.get(k);
       if (l) {
         known.leader = l.uuid;
         known.value = l.value;
-      } else if (checked.has(k)) {
-        this.known.delete(k);
-      } else {
-        const total = held.get(k);
-        if (total !== undefined && total !== known.value) this.moved(k, known, total);
+        continue;
       }
+      if (read) {
+        // The rank 1 read is another player (another instance's, or none): read the board again. Else the
+        // leader it knew of held its place: its committed value, then its new total below.
+        if (read.uuid === null || read.uuid !== known.leader || read.value === null) {
+          this.known.delete(k);
+          continue;
+        }
+        known.value = read.value;
+      }
+      const total = held.get(k);
+      if (total !== undefined && total !== known.value) this.moved(k, known, total);
     }
     for (const v of values) {
       const k = v.seasonId + v.statId;
