@@ -80,8 +80,9 @@ const MAX_BOARDS = 200_000;
  * and hidden players are accounted for); a batch with no candidate costs one map lookup per value and nothing in
  * SQL. With several servers, a value is one server's part of the network total: every value makes its board a
  * candidate, with the known rank-1 value as its bound, and the statement compares the new totals it computes with
- * the bound, reading the rank 1 only for a total that beats it (what the writer knows is never better than the
- * committed rank 1, so a total that does not beat it cannot beat that either).
+ * the bound, reading the rank 1 only for a total that beats it (what the writer knows is not better than the
+ * committed rank 1, so a total that does not beat it cannot beat that either; the leader's own new total comes
+ * back from the statement, as one server's part says nothing of it).
  *
  * The memory heals itself: a board is read again after a candidate whose rank 1 the statement read without
  * finding a new leader, after its leader's value fell, and after any change of players' visibility, statistic

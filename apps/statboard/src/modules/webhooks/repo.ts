@@ -211,10 +211,11 @@ export function leadersOf(
  * carries them).
  *
  * The board's rank 1 is read only when that best value beats the candidate's bound (the rank-1 value the writer
- * knows of; null: always). The writer's value is never better than the committed rank 1's (it heals after
- * anything that lowers it), so a value that does not beat the bound cannot beat the rank 1 (an equal value keeps
- * the earlier one first): with several servers, where every written value makes a candidate, only the totals that
- * could take rank 1 cost a read. CTE `checked` names the boards read; CTE `held` carries the new total of the known
+ * knows of; null: always). The writer's value is not better than the committed rank 1's (what lowers a rank 1 in
+ * its sight, its own writes, removals and visibility changes, makes it read the board again; as with one server, a
+ * fall through another instance's upload alone is not seen), so a value that does not beat the bound cannot beat
+ * the rank 1 (an equal value keeps the earlier one first): with several servers, where every written value makes a
+ * candidate, only the totals that could take rank 1 cost a read. CTE `checked` names the boards read; CTE `held` carries the new total of the known
  * leader (`$c+4`) where the statement wrote one, for the writer's memory (it cannot sum one server's part).
  *
  * Players come from `up` (which returns `public`), never from `players`: a data-modifying CTE's sibling reads the
