@@ -26,6 +26,11 @@ export function numberArray(values: readonly number[]): string {
   return `${out}}`;
 }
 
+/** `float8[]` from finite numbers, null as SQL NULL (the few rows of a side parameter, not a bulk one). */
+export function nullableNumberArray(values: readonly (number | null)[]): string {
+  return textArray(values.map((v) => (v === null ? null : numberArray([v]).slice(1, -1))));
+}
+
 /** `timestamptz[]` from Dates, as ISO 8601 instants in UTC. */
 export function timestampArray(values: readonly Date[]): string {
   let out = '{';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { numberArray, textArray, timestampArray, uuidArray } from '#src/db/array-literal.ts';
+import { nullableNumberArray, numberArray, textArray, timestampArray, uuidArray } from '#src/db/array-literal.ts';
 import type { Db } from '#src/db/types.ts';
 import { createTestDb, DB_KIND, type TestDb } from '../helpers.ts';
 
@@ -43,6 +43,24 @@ describe(`array literals read back by the database (${DB_KIND})`, () => {
     expect(ints!.v).toEqual([1, 2, 300]);
     expect(() => numberArray([1, Number.NaN])).toThrow(TypeError);
     expect(() => numberArray([Number.POSITIVE_INFINITY])).toThrow(TypeError);
+  });
+
+  it('float8[] with NULLs keeps every finite value exactly', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.option(fc.double({ noNaN: true, noDefaultInfinity: true })), { maxLength: 8 }),
+        async (xs) => {
+          const [r] = await db.query<{ v: (string | null)[] }>('SELECT $1::float8[]::text[] AS v', [
+            nullableNumberArray(xs),
+          ]);
+          expect(r!.v.map((x) => (x === null ? null : Number(x)))).toEqual(
+            xs.map((x) => (x === null ? null : Object.is(x, -0) ? 0 : x)),
+          );
+        },
+      ),
+      { numRuns: 40 },
+    );
+    expect(() => nullableNumberArray([null, Number.NaN])).toThrow(TypeError);
   });
 
   it('uuid[] and timestamptz[] (millisecond instants in UTC), and empty arrays', async () => {

@@ -297,3 +297,136 @@ describe(`leader changes found by the write statement (${DB_KIND})`, () => {
     expect((await leaders(key)).map((l) => l[0])).toContain(newcomer);
   });
 });
+
+describe(`leader changes with several servers (${DB_KIND})`, () => {
+  let multi: Fixture;
+  let second: string;
+  beforeAll(async () => {
+    multi = await seedWorkspace(ctx.services, 'Two servers');
+    second = (
+      await ctx.services.servers.create(ACTOR, multi.workspaceId, {
+        name: 'Creative',
+        hostname: 'c.example.com',
+        port: 25566,
+      })
+    ).id;
+    await ctx.services.webhooks.create(ACTOR, multi.workspaceId, {
+      url: 'https://93.184.216.34/hook',
+      events: ['leaderboard.leader_changed'],
+    });
+  });
+
+  /** Statements sent, and what the write statement found on its candidate boards, per write. */
+  function recorded() {
+    const sent: string[] = [];
+    const db: Db = {
+      kind: ctx.db.kind,
+      query: (sql, params) => {
+        sent.push(sql);
+        return ctx.db.query(sql, params);
+      },
+      exec: (script) => ctx.db.exec(script),
+      transaction: (fn) => ctx.db.transaction(fn),
+      close: async () => undefined,
+    };
+    const watch = new LeaderWatch(ctx.bus, new WebhookSubscriptions(ctx.bus));
+    /** Per write: how many boards' rank 1 the statement read. */
+    const checked: number[] = [];
+    const settle = watch.settle.bind(watch);
+    watch.settle = (values, candidates, outcome) => {
+      checked.push(outcome.checked.length);
+      settle(values, candidates, outcome);
+    };
+    const writer = new IngestWriter(db, ctx.bus, 1, undefined, { leaders: watch, outbox: new Outbox() });
+    return { writer, sent, checked };
+  }
+
+  const value = (uuid: string, key: string, v: number, server: string) =>
+    item({
+      uuid,
+      workspaceId: multi.workspaceId,
+      seasonId: multi.seasonId,
+      serverId: server,
+      stats: [{ key, value: v }],
+    });
+
+  async function leaders(key: string) {
+    const rows = await ctx.db.query<{
+      data: { player: { uuid: string }; value: number; previous: { player: { uuid: string } | null } };
+    }>(
+      `SELECT data FROM webhook_messages
+       WHERE workspace_id = $2 AND type = 'leaderboard.leader_changed' AND data->'stat'->>'key' = $1
+       ORDER BY created_at, id`,
+      [key, multi.workspaceId],
+    );
+    return rows.map((r) => [r.data.player.uuid, r.data.value, r.data.previous.player?.uuid ?? null]);
+  }
+
+  it("announces once a leader change made by a second server's upload, and nothing for the new leader's growth", async () => {
+    const { writer } = recorded();
+    const key = 'minecraft.custom:minecraft.fly_one_cm';
+    const [leader, chaser, other] = [randomUUID(), randomUUID(), randomUUID()];
+    await writer.submit(value(leader, key, 100, multi.serverId));
+    await writer.submit(value(chaser, key, 60, multi.serverId));
+    // 60 + 30 = 90: short of 100.
+    await writer.submit(value(chaser, key, 30, second));
+    // 60 + 50 = 110: rank 1, through the second server alone (50 beats nothing).
+    await writer.submit(value(chaser, key, 50, second));
+    await writer.submit(value(chaser, key, 55, second));
+    await writer.submit(value(other, key, 40, second));
+    await writer.submit(value(leader, key, 5, second));
+    expect(await leaders(key)).toEqual([
+      [leader, 100, null],
+      [chaser, 110, leader],
+    ]);
+  });
+
+  it('reads no rank 1 and announces nothing for values of several servers whose totals beat no leader', async () => {
+    const { writer, sent, checked } = recorded();
+    const key = 'minecraft.custom:minecraft.swim_one_cm';
+    const [leader, a, b] = [randomUUID(), randomUUID(), randomUUID()];
+    await writer.submit(value(leader, key, 1000, multi.serverId));
+    await writer.submit(value(a, key, 100, multi.serverId));
+    await writer.submit(value(b, key, 100, second));
+    sent.length = 0;
+    checked.length = 0;
+    for (let i = 1; i <= 4; i++) {
+      await writer.submit(value(a, key, 100 + i * 10, second));
+      await writer.submit(value(b, key, 100 + i * 10, multi.serverId));
+      // The leader's own growth through the other server: its new total (1000 + 10i) is remembered.
+      await writer.submit(value(leader, key, i * 10, second));
+    }
+    // One statement a write (the board's leader is never read again), which reads the rank 1 only when the
+    // leader's own total grows past what the writer knows.
+    expect(sent).toHaveLength(12);
+    expect(checked).toEqual([0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1]);
+    expect(await leaders(key)).toEqual([[leader, 1000, null]]);
+    // 900 + 140 = 1040 does not beat the leader's 1040 (the earlier one stays first); 900 + 141 does.
+    await writer.submit(value(a, key, 900, multi.serverId));
+    expect(await leaders(key)).toEqual([[leader, 1000, null]]);
+    await writer.submit(value(a, key, 141, second));
+    expect(await leaders(key)).toEqual([
+      [leader, 1000, null],
+      [a, 1041, leader],
+    ]);
+  });
+
+  it("finds another instance's new leader in the committed board, and announces only a total that beats it", async () => {
+    const key = 'minecraft.custom:minecraft.climb_one_cm';
+    const here = recorded();
+    const there = recorded();
+    const [leader, newer, mine] = [randomUUID(), randomUUID(), randomUUID()];
+    await here.writer.submit(value(leader, key, 100, multi.serverId));
+    await here.writer.submit(value(mine, key, 10, second)); // `here` knows the leader's 100
+    await there.writer.submit(value(newer, key, 200, second));
+    // 150 beats the 100 `here` knows of, not the committed 200: read, and nothing announced.
+    await here.writer.submit(value(mine, key, 140, multi.serverId));
+    await here.writer.submit(value(mine, key, 60, multi.serverId)); // 10 + 60 = 70
+    await here.writer.submit(value(mine, key, 200, multi.serverId)); // 10 + 200 = 210
+    expect(await leaders(key)).toEqual([
+      [leader, 100, null],
+      [newer, 200, leader],
+      [mine, 210, newer],
+    ]);
+  });
+});

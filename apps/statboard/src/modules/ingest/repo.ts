@@ -1,5 +1,5 @@
 import type { MovedValue } from '#src/cache/bus.ts';
-import { numberArray, textArray, timestampArray, uuidArray } from '#src/db/array-literal.ts';
+import { nullableNumberArray, numberArray, textArray, timestampArray, uuidArray } from '#src/db/array-literal.ts';
 import { microsSql } from '#src/db/iso-text.ts';
 import type { Queryable } from '#src/db/types.ts';
 import { defaultMaxPerHour } from '#src/modules/stats/stat-defaults.ts';
@@ -188,6 +188,10 @@ export interface LeaderCandidateRow {
   workspaceId: string;
   seasonId: string;
   statId: string;
+  /** The rank-1 value the writer knows of: the board's rank 1 is read only for a total that beats it. Null: none. */
+  bound: number | null;
+  /** The known rank-1 player's game UUID (null: none): its new total is returned (`held`). */
+  leader: string | null;
 }
 
 export interface GroupWritten {
@@ -197,6 +201,13 @@ export interface GroupWritten {
   messages: number;
   /** Candidate boards' new rank 1s (board: season id + statistic id). */
   leaders: { board: string; uuid: string; value: number }[];
+  /**
+   * Candidate boards whose rank 1 the statement read (a total beat the bound, or there was none), with that rank 1
+   * before the statement (uuid null: none).
+   */
+  checked: { board: string; uuid: string | null; value: number | null }[];
+  /** The known leaders' new network totals, where the statement wrote one (in the season's scoring). */
+  held: { board: string; value: number }[];
   /** [compact boards] With `moved`: the values that changed of those statistics, and the transaction's id. */
   moves: { xid: string; rows: MovedValue[] } | null;
 }
@@ -221,14 +232,17 @@ export async function writeGroup(
 ): Promise<GroupWritten> {
   const outbox = candidates !== null;
   const leaders = outbox && candidates.length > 0;
-  // [compact boards] The parameter after the outbox's and the leaders'.
-  const movedParam = moved.length === 0 ? 0 : outbox ? (leaders ? 19 : 16) : 15;
-  // The items' servers: the last parameter.
-  const serverParam = (moved.length === 0 ? (outbox ? (leaders ? 18 : 15) : 14) : movedParam) + 1;
+  // The outbox's workspaces ($15), then the leaders' five, then [compact boards] the moved statistics, then the
+  // items' servers (the last parameter).
+  const leadersParam = 16;
+  const movedParam = moved.length === 0 ? 0 : 15 + (outbox ? 1 : 0) + (leaders ? 5 : 0);
+  const serverParam = 15 + (outbox ? 1 : 0) + (leaders ? 5 : 0) + (movedParam > 0 ? 1 : 0);
   const rows = await db.query<
     GroupWritten['players'][number] & {
       messages: number;
       leaders: GroupWritten['leaders'];
+      checked: GroupWritten['checked'];
+      held: GroupWritten['held'];
       moves: MovedValue[] | null;
       xid: string | null;
     }
@@ -288,7 +302,7 @@ export async function writeGroup(
        RETURNING 1
      ), notified AS (
        SELECT count(pg_notify($13, payload)) AS n FROM unnest($14::text[]) AS payload
-     )${outbox ? `, ${firstSeenOutbox('$15')}` : ''}${leaders ? `, ${leaderOutbox(16)}` : ''}
+     )${outbox ? `, ${firstSeenOutbox('$15')}` : ''}${leaders ? `, ${leaderOutbox(leadersParam)}` : ''}
      SELECT up.id, up.workspace_id, up.uuid, (b.username IS NOT NULL AND b.username <> up.username) AS renamed,
        up.inserted AS created,
        (${outbox ? '(SELECT count(*) FROM first_seen)' : '0'}${leaders ? ' + (SELECT count(*) FROM leader_messages)' : ''})::int AS messages,
@@ -297,7 +311,15 @@ export async function writeGroup(
            ? `(SELECT coalesce(json_agg(json_build_object('board', s::text || d::text, 'uuid', u, 'value', value)),
                 '[]'::json) FROM leaders)`
            : "'[]'::json"
-       } AS leaders
+       } AS leaders,
+       ${
+         leaders
+           ? `(SELECT coalesce(json_agg(json_build_object('board', s::text || d::text, 'uuid', prev_uuid,
+                  'value', prev_value)), '[]'::json) FROM checked) AS checked,
+              (SELECT coalesce(json_agg(json_build_object('board', s::text || d::text, 'value', value)), '[]'::json)
+                FROM held) AS held`
+           : `'[]'::json AS checked, '[]'::json AS held`
+       }
        ${
          // [compact boards] Once (on the first row): the values that changed, as [season, stat, from, to], a hidden
          // player's with its id and the value's updated_at in microseconds, each server's with its server too,
@@ -340,6 +362,8 @@ export async function writeGroup(
             uuidArray(candidates.map((c) => c.workspaceId)),
             uuidArray(candidates.map((c) => c.seasonId)),
             uuidArray(candidates.map((c) => c.statId)),
+            nullableNumberArray(candidates.map((c) => c.bound)),
+            textArray(candidates.map((c) => c.leader)),
           ]
         : []),
       ...(movedParam > 0 ? [uuidArray(moved)] : []),
@@ -351,6 +375,8 @@ export async function writeGroup(
     players: rows,
     messages: first?.messages ?? 0,
     leaders: first?.leaders ?? [],
+    checked: first?.checked ?? [],
+    held: first?.held ?? [],
     moves: first?.xid ? { xid: first.xid, rows: first.moves ?? [] } : null,
   };
 }

@@ -375,7 +375,7 @@ export class IngestWriter {
     }
     const notified = valueChanges(items, statRows);
     // Leader changes: only where a webhook listens, and only on boards where a value beats the rank 1 the writer
-    // knows of (or that have none).
+    // knows of (or that have none; with several servers, where a network total the statement computes beats it).
     const watched: WrittenValue[] = [];
     if (this.hooks) {
       const listening = await this.hooks.leaders.listening(
@@ -438,7 +438,7 @@ export class IngestWriter {
       ],
       committed: () => {
         if (!this.hooks) return;
-        if (watched.length > 0) this.hooks.leaders.settle(watched, candidates, written.leaders);
+        if (watched.length > 0) this.hooks.leaders.settle(watched, candidates, written);
         if (written.messages > 0) this.hooks.outbox.stored();
       },
     };

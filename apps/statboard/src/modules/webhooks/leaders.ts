@@ -20,6 +20,14 @@ export interface LeaderCandidate {
   workspaceId: string;
   seasonId: string;
   statId: string;
+  /**
+   * The rank-1 value the writer knows of (in the season's scoring: value or gain): the statement reads the board's
+   * rank 1 only when a network total it writes beats it. Null: the board has no leader the writer knows of, and
+   * its rank 1 is always read.
+   */
+  bound: number | null;
+  /** The known rank-1 player's game UUID (null: none): the statement returns its new total if it writes one. */
+  leader: string | null;
 }
 
 /** A board's new rank 1, as the write statement found it. */
@@ -28,6 +36,19 @@ export interface NewLeader {
   board: string;
   uuid: string;
   value: number;
+}
+
+/** What the write statement found on the candidate boards (`repo.leaderOutbox`). */
+export interface LeaderOutcome {
+  /** The boards' new rank 1s. */
+  leaders: readonly NewLeader[];
+  /**
+   * Boards (season id + statistic id) whose rank 1 the statement read, with or without a new leader, and that rank
+   * 1 as it was before the statement (uuid null: none).
+   */
+  checked: readonly { board: string; uuid: string | null; value: number | null }[];
+  /** The known leaders' new network totals, on the boards where the statement wrote one. */
+  held: readonly { board: string; value: number }[];
 }
 
 /** What the writer knows of a board's rank 1. */
@@ -40,8 +61,9 @@ interface Known {
   leader: string | null;
   value: number;
   /**
-   * The workspace has several servers: a written value is one server's, and the network total it makes may be
-   * larger (the statement finds out), so on a board where more is better every value is a candidate.
+   * The workspace has several servers: a written value is one server's part of the network total, which only the
+   * statement knows, so every value makes the board a candidate, bounded by `value`: the statement compares the
+   * totals it writes with it, and reads the rank 1 only for one that beats it.
    */
   partial: boolean;
 }
@@ -56,10 +78,15 @@ const MAX_BOARDS = 200_000;
  * leader (a new statistic, a new season, or one with hidden players' values only), makes the board a candidate,
  * checked by the same statement that writes it (against the committed leaderboard, so another instance's writes
  * and hidden players are accounted for); a batch with no candidate costs one map lookup per value and nothing in
- * SQL.
+ * SQL. With several servers, a value is one server's part of the network total: every value makes its board a
+ * candidate, with the known rank-1 value as its bound, and the statement compares the new totals it computes with
+ * the bound, reading the rank 1 only for a total that beats it (what the writer knows is not better than the
+ * committed rank 1, so a total that does not beat it cannot beat that either; the leader's own new total comes
+ * back from the statement, as one server's part says nothing of it).
  *
- * The memory heals itself: a board is read again after a candidate the statement did not confirm, after its
- * leader's value fell, and after any change of players' visibility, statistic definitions or seasons.
+ * The memory heals itself: a board is read again after a candidate whose rank 1 the statement read without
+ * finding a new leader, after its leader's value fell, and after any change of players' visibility, statistic
+ * definitions or seasons.
  */
 export class LeaderWatch {
   private readonly known = new Map<string, Known>();
@@ -92,48 +119,75 @@ export class LeaderWatch {
     for (const v of watched) {
       const k = v.seasonId + v.statId;
       const known = this.known.get(k);
-      if (!known?.watched || boards.has(k) || known.leader === v.playerUuid) continue;
-      // A board without a leader takes its first public player's value as rank 1: a change from no one.
+      if (!known?.watched || boards.has(k)) continue;
+      // One server: the value is the network total, and only one that beats the leader's can take its place. A
+      // board without a leader takes its first public player's value as rank 1: a change from no one.
       if (
         known.leader !== null &&
-        !beats(known.order, v.value, known.value) &&
-        !(known.partial && known.order === 'desc')
+        !known.partial &&
+        (known.leader === v.playerUuid || !beats(known.order, v.value, known.value))
       )
         continue;
-      boards.set(k, { workspaceId: v.workspaceId, seasonId: v.seasonId, statId: v.statId });
+      boards.set(k, {
+        workspaceId: v.workspaceId,
+        seasonId: v.seasonId,
+        statId: v.statId,
+        bound: known.leader === null ? null : known.value,
+        leader: known.leader,
+      });
     }
     return [...boards.values()];
   }
 
   /**
-   * After the commit: the boards' new leaders are remembered; candidate boards without one (only hidden players'
-   * values, or another instance's leader), boards whose leader's value fell, and boards without a leader are read
-   * again when next written to.
+   * After the commit: the boards' new leaders are remembered; candidate boards whose rank 1 the statement read
+   * without a new leader are read again when next written to unless that rank 1 was the leader the writer knew of
+   * (it then keeps its place, with its committed value), and so are boards whose leader's value fell and boards
+   * without a leader. A candidate whose totals did not beat its bound keeps what the writer knows; the leader's
+   * new total, which the statement returns, moves its value.
    */
-  settle(values: readonly WrittenValue[], candidates: readonly LeaderCandidate[], leaders: readonly NewLeader[]): void {
-    const won = new Map(leaders.map((l) => [l.board, l]));
+  settle(values: readonly WrittenValue[], candidates: readonly LeaderCandidate[], outcome: LeaderOutcome): void {
+    const won = new Map(outcome.leaders.map((l) => [l.board, l]));
+    const checked = new Map(outcome.checked.map((c) => [c.board, c]));
+    const held = new Map(outcome.held.map((h) => [h.board, h.value]));
     for (const c of candidates) {
       const k = c.seasonId + c.statId;
       const known = this.known.get(k);
       if (!known) continue;
       const l = won.get(k);
+      const read = checked.get(k);
       if (l) {
         known.leader = l.uuid;
         known.value = l.value;
-      } else {
-        this.known.delete(k);
+        continue;
       }
+      if (read) {
+        // The rank 1 read is another player (another instance's, or none): read the board again. Else the
+        // leader it knew of held its place: its committed value, then its new total below.
+        if (read.uuid === null || read.uuid !== known.leader || read.value === null) {
+          this.known.delete(k);
+          continue;
+        }
+        known.value = read.value;
+      }
+      const total = held.get(k);
+      if (total !== undefined && total !== known.value) this.moved(k, known, total);
     }
     for (const v of values) {
       const k = v.seasonId + v.statId;
       const known = this.known.get(k);
       if (!known) continue;
       if (known.leader === null) this.known.delete(k);
-      else if (known.leader === v.playerUuid && v.value !== known.value) {
-        if (beats(known.order, v.value, known.value)) known.value = v.value;
-        else this.known.delete(k);
-      }
+      // With several servers the value is one server's part: the leader's total came back in `held`.
+      else if (!known.partial && !held.has(k) && known.leader === v.playerUuid && v.value !== known.value)
+        this.moved(k, known, v.value);
     }
+  }
+
+  /** The known leader's value moved to `value`: remembered if better, else the board is read again. */
+  private moved(k: string, known: Known, value: number): void {
+    if (beats(known.order, value, known.value)) known.value = value;
+    else this.known.delete(k);
   }
 
   /** Of `workspaceIds`, those with an enabled webhook subscribed to leader changes. */

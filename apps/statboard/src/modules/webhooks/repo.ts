@@ -201,43 +201,62 @@ export function leadersOf(
 
 /**
  * The leader check of the ingest statement, run only for the candidate boards the writer found (where a value
- * beats the rank-1 value it knows of, or where it knows of none). On each board of a public statistic in the
- * active season, the best value the statement wrote of a public player (in the leaderboard's order: value in the
- * statistic's order, then the lower UUID, as every value the statement changes has the same `updated_at`) is the
- * new leader when the board had no public player's value before the statement, or when it beats the rank 1 of
- * the board before the statement (another player: one already rank 1 changes nothing). A
- * `leaderboard.leader_changed` message is then written with its deliveries; `previous` holds null fields when the
- * board had no leader. Returns the rows of the CTE `leaders` (the statement's result carries them).
+ * beats the rank-1 value it knows of, where it knows of none, or, with several servers, wherever a value is
+ * written). On each board of a public statistic in the active season, the best value the statement wrote of a
+ * public player (in the leaderboard's order: value in the statistic's order, then the lower UUID, as every value
+ * the statement changes has the same `updated_at`) is the new leader when the board had no public player's value
+ * before the statement, or when it beats the rank 1 of the board before the statement (another player: one already
+ * rank 1 changes nothing). A `leaderboard.leader_changed` message is then written with its deliveries; `previous`
+ * holds null fields when the board had no leader. Returns the rows of the CTE `leaders` (the statement's result
+ * carries them).
+ *
+ * The board's rank 1 is read only when that best value beats the candidate's bound (the rank-1 value the writer
+ * knows of; null: always). The writer's value is not better than the committed rank 1's (what lowers a rank 1 in
+ * its sight, its own writes, removals and visibility changes, makes it read the board again; as with one server, a
+ * fall through another instance's upload alone is not seen), so a value that does not beat the bound cannot beat
+ * the rank 1 (an equal value keeps the earlier one first): with several servers, where every written value makes a
+ * candidate, only the totals that could take rank 1 cost a read. CTE `checked` names the boards read; CTE `held` carries the new total of the known
+ * leader (`$c+4`) where the statement wrote one, for the writer's memory (it cannot sum one server's part).
  *
  * Players come from `up` (which returns `public`), never from `players`: a data-modifying CTE's sibling reads the
  * table as it was before the statement, where a player the statement creates (public by default) does not exist.
- * Params: `$c` (uuid[] workspaces), `$c+1` seasons, `$c+2` statistics.
+ * Params: `$c` (uuid[] workspaces), `$c+1` seasons, `$c+2` statistics, `$c+3` (float8[]) bounds, `$c+4` (uuid[])
+ * the known leaders' game UUIDs.
  */
 export function leaderOutbox(c: number): string {
+  const value = "CASE se.scoring WHEN 'gains' THEN sr.gain ELSE sr.value END";
+  const beats = (a: string, b: string) => `CASE c.sort_order WHEN 'asc' THEN ${a} < ${b} ELSE ${a} > ${b} END`;
   // MATERIALIZED: the candidates are found once (a few rows), and each board's top is read once.
   // Inlined, the planner (which cannot know how many rows a CTE returns) may read it once per value written.
-  return `candidates AS MATERIALIZED (
-       SELECT DISTINCT ON (t.s, t.d) t.w, t.s, t.d, up.id AS player_id, up.uuid AS u, up.username,
-              CASE se.scoring WHEN 'gains' THEN sr.gain ELSE sr.value END AS value, se.scoring,
+  return `known AS (
+       SELECT * FROM unnest($${c}::uuid[], $${c + 1}::uuid[], $${c + 2}::uuid[], $${c + 3}::float8[], $${c + 4}::uuid[])
+         AS t(w, s, d, bound, l)
+     ), candidates AS MATERIALIZED (
+       SELECT DISTINCT ON (t.s, t.d) t.w, t.s, t.d, t.bound, up.id AS player_id, up.uuid AS u, up.username,
+              ${value} AS value, se.scoring,
               def.sort_order, def.key, def.display_name, se.name AS season_name, se.slug AS season_slug
-       FROM unnest($${c}::uuid[], $${c + 1}::uuid[], $${c + 2}::uuid[]) AS t(w, s, d)
+       FROM known t
        JOIN stat_definitions def ON def.id = t.d AND def.public
        JOIN seasons se ON se.id = t.s AND se.active
        JOIN stat_rows sr ON sr.season_id = t.s AND sr.stat_id = t.d
        JOIN up ON up.id = sr.player_id AND up.public
-       ORDER BY t.s, t.d,
-         CASE def.sort_order WHEN 'asc' THEN 1 ELSE -1 END * CASE se.scoring WHEN 'gains' THEN sr.gain ELSE sr.value END,
-         up.uuid
-     ), leaders AS (
-       SELECT c.*, prev.uuid AS prev_uuid, prev.username AS prev_username, prev.value AS prev_value
-       FROM candidates c
+       ORDER BY t.s, t.d, CASE def.sort_order WHEN 'asc' THEN 1 ELSE -1 END * ${value}, up.uuid
+     ), checked AS MATERIALIZED (
+       SELECT c.*, prev.id AS prev_id, prev.uuid AS prev_uuid, prev.username AS prev_username, prev.value AS prev_value
+       FROM (SELECT * FROM candidates c WHERE c.bound IS NULL OR ${beats('c.value', 'c.bound')}) c
        LEFT JOIN LATERAL (${topOfBoard('c.s', 'c.d', 'c', 'c.scoring')}) prev ON true
+     ), leaders AS (
+       SELECT * FROM checked c
        -- No public value before: the first one leads. Else the rank 1 before this statement is another player's,
        -- and the candidate takes its place only by beating it (an equal value keeps the earlier one first); it
        -- then beats every other public player too.
-       WHERE prev.id IS NULL
-          OR (prev.id <> c.player_id
-              AND CASE c.sort_order WHEN 'asc' THEN c.value < prev.value ELSE c.value > prev.value END)
+       WHERE c.prev_id IS NULL OR (c.prev_id <> c.player_id AND ${beats('c.value', 'c.prev_value')})
+     ), held AS (
+       SELECT t.s, t.d, ${value} AS value
+       FROM known t
+       JOIN seasons se ON se.id = t.s
+       JOIN up ON up.workspace_id = t.w AND up.uuid = t.l
+       JOIN stat_rows sr ON sr.season_id = t.s AND sr.stat_id = t.d AND sr.player_id = up.id
      ), leader_messages AS (
        INSERT INTO webhook_messages (workspace_id, type, data)
        SELECT l.w, 'leaderboard.leader_changed', jsonb_build_object(
