@@ -64,12 +64,14 @@ export async function readHistory(
            (SELECT min(at) FROM stat_history WHERE ${ofPlayer('at >= $6')}),
            (SELECT observed_at FROM cur WHERE observed_at >= $6))`
       : 'NULL::timestamptz';
-  const rows = await db.query<PlayerRow & {
-    before: number | null;
-    bucket_at: string[] | null;
-    bucket_values: number[] | null;
-    next: Date | null;
-  }>(
+  const rows = await db.query<
+    PlayerRow & {
+      before: number | null;
+      bucket_at: string[] | null;
+      bucket_values: number[] | null;
+      next: Date | null;
+    }
+  >(
     `WITH p AS (
        SELECT id, uuid, username, public FROM players WHERE workspace_id = $1 AND uuid = $2
      ), cur AS (${current}), points AS (
