@@ -66,6 +66,19 @@ function number(locale: string, maximumFractionDigits: number, compact = false):
   return f;
 }
 
+/**
+ * A whole number ≥ 0 as `Intl.NumberFormat('en-US')` writes it ("1,234,567"), without its cost: most values are
+ * counts, and a page of a player formats dozens of them.
+ */
+function groupedInteger(n: number): string {
+  const digits = String(n);
+  if (digits.length <= 3) return digits;
+  let head = digits.length % 3 || 3;
+  let out = digits.slice(0, head);
+  for (; head < digits.length; head += 3) out += `,${digits.slice(head, head + 3)}`;
+  return out;
+}
+
 interface UnitWords {
   short: string;
   one: string;
@@ -152,6 +165,9 @@ export function formatStatValue(value: number, unit: StatUnit, options: FormatSt
       return part(Math.round(hearts * 10) / 10, HEART, long, number(locale, 1));
     }
     default:
-      return style === 'axis' ? number(locale, 1, true).format(value) : number(locale, 2).format(value);
+      if (style === 'axis') return number(locale, 1, true).format(value);
+      return locale === 'en-US' && Number.isSafeInteger(value) && !Object.is(value, -0)
+        ? groupedInteger(value)
+        : number(locale, 2).format(value);
   }
 }

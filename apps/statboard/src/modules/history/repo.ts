@@ -1,19 +1,36 @@
+import { isoText } from '#src/db/iso-text.ts';
 import type { Queryable } from '#src/db/types.ts';
 import type { Interval } from '#src/lib/time-buckets.ts';
+import type { PlayerRow } from '#src/modules/players/repo.ts';
 
-export interface HistoryPointRow {
-  at: Date;
-  value: number;
+/** What a history answer is made of, read in one statement (see `readHistory`). */
+export interface HistoryRead {
+  /** The player with that UUID in the workspace, public or not (the caller applies the visibility rule). */
+  player: PlayerRow;
+  /** The value at the end of the last bucket before `from` (null: none). */
+  before: number | null;
+  /** The start of each bucket of [from, to) that holds a point, oldest first, in ISO 8601 UTC with milliseconds. */
+  at: string[];
+  /** The value at the end of each of those buckets. */
+  values: number[];
+  /**
+   * When the next point at or after `to` lies (a history point or the current value's observation), or null:
+   * an observation may lie ahead of the clock (a client's clock running ahead), and enters "up to now" answers
+   * when now passes it. Always null for a read of some servers (their answers are never kept).
+   */
+  next: Date | null;
 }
 
 /**
- * The value at the end of each bucket of [from, to) that holds a point (history points and the current value,
- * the last of its bucket), oldest first, and the value at the end of the last bucket before `from` (null: none).
+ * A player's history of one statistic in ONE round trip: the player by UUID, the value at the end of each bucket
+ * of [from, to) that holds a point (history points and the current value, the last of its bucket), the value
+ * before `from`, and when the next point after `to` lies. Null: no player with that UUID in the workspace.
  */
-export async function bucketValues(
+export async function readHistory(
   db: Queryable,
   q: {
-    playerId: string;
+    workspaceId: string;
+    uuid: string;
     seasonId: string;
     statId: string;
     from: Date;
@@ -24,65 +41,68 @@ export async function bucketValues(
     /** Null: the network totals (history is kept for them); else only these servers' current values, summed. */
     servers?: readonly string[] | null;
   },
-): Promise<{ before: number | null; buckets: HistoryPointRow[] }> {
+): Promise<HistoryRead | null> {
   const c = q.column ?? 'value';
   const point = c === 'gain' ? 'coalesce(gain, value)' : 'value';
   const servers = q.servers ?? null;
   // The current value: the network row, or the sum of the servers' rows (observed at the latest of them).
   const current =
     servers === null
-      ? `SELECT observed_at, ${c} AS value FROM player_stats WHERE season_id = $2 AND stat_id = $3 AND player_id = $1`
+      ? `SELECT observed_at, ${c} AS value FROM player_stats
+         WHERE season_id = $3 AND stat_id = $4 AND player_id = (SELECT id FROM p)`
       : `SELECT max(observed_at) AS observed_at, sum(${c}) AS value FROM server_stats
-         WHERE season_id = $2 AND stat_id = $3 AND player_id = $1 AND server_id = ANY($7::uuid[]) HAVING count(*) > 0`;
+         WHERE season_id = $3 AND stat_id = $4 AND player_id = (SELECT id FROM p) AND server_id = ANY($8::uuid[])
+         HAVING count(*) > 0`;
   // History points are the network's: a read of some servers shows their current value alone.
   const history =
     servers === null ? 'stat_history' : '(SELECT NULL::timestamptz AS at, 0::float8 AS value, 0::float8 AS gain) none';
-  const rows = await db.query<{ at: Date | null; value: number }>(
-    `WITH cur AS (${current}), points AS (
-       SELECT at, ${point} AS value, 0 AS src FROM ${history}
-       WHERE ${servers === null ? 'player_id = $1 AND season_id = $2 AND stat_id = $3 AND at >= $4 AND at < $5' : 'false'}
+  const ofPlayer = (range: string) =>
+    servers === null ? `player_id = (SELECT id FROM p) AND season_id = $3 AND stat_id = $4 AND ${range}` : 'false';
+  const next =
+    servers === null
+      ? `least(
+           (SELECT min(at) FROM stat_history WHERE ${ofPlayer('at >= $6')}),
+           (SELECT observed_at FROM cur WHERE observed_at >= $6))`
+      : 'NULL::timestamptz';
+  const rows = await db.query<
+    PlayerRow & {
+      before: number | null;
+      bucket_at: string[] | null;
+      bucket_values: number[] | null;
+      next: Date | null;
+    }
+  >(
+    `WITH p AS (
+       SELECT id, uuid, username, public FROM players WHERE workspace_id = $1 AND uuid = $2
+     ), cur AS (${current}), points AS (
+       SELECT at, ${point} AS value, 0 AS src FROM ${history} WHERE ${ofPlayer('at >= $5 AND at < $6')}
        UNION ALL
-       SELECT date_trunc('hour', observed_at, 'UTC'), value, 1 FROM cur WHERE observed_at >= $4 AND observed_at < $5
+       SELECT date_trunc('hour', observed_at, 'UTC'), value, 1 FROM cur WHERE observed_at >= $5 AND observed_at < $6
      ), buckets AS (
-       SELECT DISTINCT ON (b) date_trunc($6, at, 'UTC') AS b, value FROM points ORDER BY b, src DESC, at DESC
+       SELECT DISTINCT ON (b) date_trunc($7, at, 'UTC') AS b, value FROM points ORDER BY b, src DESC, at DESC
      ), before AS (
        SELECT value FROM (
-         (SELECT at, ${point} AS value, 0 AS src FROM ${history}
-          WHERE ${servers === null ? 'player_id = $1 AND season_id = $2 AND stat_id = $3 AND at < $4' : 'false'}
-          ORDER BY at DESC LIMIT 1)
+         (SELECT at, ${point} AS value, 0 AS src FROM ${history} WHERE ${ofPlayer('at < $5')} ORDER BY at DESC LIMIT 1)
          UNION ALL
-         SELECT observed_at, value, 1 FROM cur WHERE observed_at < $4
-       ) p ORDER BY src DESC, at DESC LIMIT 1
+         SELECT observed_at, value, 1 FROM cur WHERE observed_at < $5
+       ) x ORDER BY src DESC, at DESC LIMIT 1
      )
-     SELECT 0 AS k, NULL::timestamptz AS at, value FROM before
-     UNION ALL
-     SELECT 1, b, value FROM buckets
-     ORDER BY k, at`,
-    [q.playerId, q.seasonId, q.statId, q.from, q.to, q.interval, ...(servers === null ? [] : [servers])],
+     SELECT p.id, p.uuid, p.username, p.public, (SELECT value FROM before) AS before,
+       (SELECT array_agg(${isoText('b')} ORDER BY b) FROM buckets) AS bucket_at,
+       (SELECT array_agg(value ORDER BY b) FROM buckets) AS bucket_values,
+       ${next} AS next
+     FROM p`,
+    [q.workspaceId, q.uuid, q.seasonId, q.statId, q.from, q.to, q.interval, ...(servers === null ? [] : [servers])],
   );
-  const first = rows[0];
-  const before = first && first.at === null ? first.value : null;
-  return { before, buckets: rows.filter((r): r is HistoryPointRow => r.at !== null) };
-}
-
-/**
- * When the next point at or after `at` lies (a history point or the current value's observation), or null: an
- * observation may lie ahead of the clock (a client's clock running ahead), and enters "up to now" answers when
- * now passes it.
- */
-export async function nextPointAt(
-  db: Queryable,
-  q: { playerId: string; seasonId: string; statId: string; at: Date },
-): Promise<Date | null> {
-  const rows = await db.query<{ at: Date | null }>(
-    `SELECT least(
-       (SELECT min(at) FROM stat_history WHERE player_id = $1 AND season_id = $2 AND stat_id = $3 AND at >= $4),
-       (SELECT observed_at FROM player_stats
-        WHERE season_id = $2 AND stat_id = $3 AND player_id = $1 AND observed_at >= $4)
-     ) AS at`,
-    [q.playerId, q.seasonId, q.statId, q.at],
-  );
-  return rows[0]?.at ?? null;
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    player: { id: r.id, uuid: r.uuid, username: r.username, public: r.public },
+    before: r.before,
+    at: r.bucket_at ?? [],
+    values: r.bucket_values ?? [],
+    next: r.next,
+  };
 }
 
 /** The fold's progress (days before it hold one point each; null: none folded yet), locked until commit. */

@@ -6,7 +6,7 @@ import type { Db } from '#src/db/types.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { bucketRange, DAY_MS, type Interval } from '#src/lib/time-buckets.ts';
 import { columnOf, type LeaderboardService } from '#src/modules/leaderboards/service.ts';
-import { type PlayerService, permittedPlayer } from '#src/modules/players/service.ts';
+import { type PlayerService, permittedPlayer, toPlayer, visible } from '#src/modules/players/service.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
 import * as repo from './repo.ts';
@@ -159,16 +159,14 @@ export class HistoryService {
     range: { from: Date; to: Date; interval: Interval },
     upToNow: boolean,
   ): Promise<Answer> {
-    const { history, playerId, statId } = await this.resolve(key, uuid, season, stat, range);
+    const { history, next } = await this.resolve(key, uuid, season, stat, range);
     let lasting = true;
     if (range.interval === 'hour' && this.retentionDays > 0) {
       // Not kept if the fold may reach the range before the answer expires.
       const cutoff = Math.floor((this.now() + HISTORY_CACHE_MS - this.retentionDays * DAY_MS) / DAY_MS) * DAY_MS;
       if (range.from.getTime() < cutoff) lasting = false;
     }
-    if (lasting && upToNow) {
-      lasting = (await repo.nextPointAt(this.db, { playerId, seasonId: season.id, statId, at: range.to })) === null;
-    }
+    if (upToNow && next !== null) lasting = false;
     return { json: toJson(history), lasting };
   }
 
@@ -183,7 +181,11 @@ export class HistoryService {
     return (await this.resolve(key, playerParam, season, stat, range, servers)).history;
   }
 
-  /** The answer, with the ids of its player and statistic. */
+  /**
+   * The answer, and when the next point after its range lies (see `repo.readHistory`): one statement, which
+   * looks the player up too. An unknown statistic is checked first (its id is part of the statement), but a
+   * player that is not there still answers first, as when the player was looked up before the statistic.
+   */
   private async resolve(
     key: AuthKey,
     playerParam: string,
@@ -191,28 +193,31 @@ export class HistoryService {
     stat: string,
     range: { from: Date; to: Date; interval: Interval },
     servers: readonly string[] | null = null,
-  ): Promise<{ history: History; playerId: string; statId: string }> {
-    const player = await this.players.get(key, playerParam);
-    const def = await this.leaderboards.definition(key.workspaceId, stat);
-    const { before, buckets } = await repo.bucketValues(this.db, {
-      playerId: player.id,
+  ): Promise<{ history: History; next: Date | null }> {
+    const uuid = permittedPlayer(key, playerParam);
+    const def = await this.leaderboards.definition(key.workspaceId, stat).catch(async (err: unknown) => {
+      await this.players.get(key, uuid);
+      throw err;
+    });
+    const read = await repo.readHistory(this.db, {
+      workspaceId: key.workspaceId,
+      uuid,
       seasonId: season.id,
       statId: def.id,
       ...range,
       column: columnOf(season),
       servers,
     });
+    const player = toPlayer(visible(read?.player ?? null));
     const points: History['points'] = [];
-    let last = before;
-    for (const b of buckets) {
-      if (b.value !== last) points.push({ at: new Date(b.at).toISOString(), value: b.value });
-      last = b.value;
+    let last = read!.before;
+    const { at, values } = read!;
+    for (let i = 0; i < at.length; i++) {
+      const value = values[i]!;
+      if (value !== last) points.push({ at: at[i]!, value });
+      last = value;
     }
-    return {
-      history: { player, season, stat: def.key, interval: range.interval, points },
-      playerId: player.id,
-      statId: def.id,
-    };
+    return { history: { player, season, stat: def.key, interval: range.interval, points }, next: read!.next };
   }
 }
 

@@ -63,11 +63,12 @@ const SITE_STYLE_SOURCE = `'sha256-${createHash('sha256').update(SITE_STYLE).dig
 
 /** The policy of every public page: its style, links and the search form; nothing else loads. */
 export function sitePolicy(frameAncestors: string | null = null): string {
-  return contentSecurityPolicy({
-    'style-src': SITE_STYLE_SOURCE,
-    ...(frameAncestors === null ? {} : { 'frame-ancestors': frameAncestors }),
-  });
+  if (frameAncestors === null) return PAGE_POLICY;
+  return contentSecurityPolicy({ 'style-src': SITE_STYLE_SOURCE, 'frame-ancestors': frameAncestors });
 }
+
+/** The policy of the pages that are not embeds (the same for all: made once). */
+const PAGE_POLICY = contentSecurityPolicy({ 'style-src': SITE_STYLE_SOURCE });
 
 /** Text for HTML (text and attribute values alike). */
 export const h = escapeHtml;
@@ -82,31 +83,51 @@ export interface PageHead {
 }
 
 function head(p: PageHead, htmlClass = ''): string {
+  const title = h(p.title);
+  const description = h(p.description);
   return `<!doctype html>
 <html lang="en"${htmlClass ? ` class="${htmlClass}"` : ''}><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="${htmlClass === 'dark' ? 'dark' : htmlClass === 'light' ? 'light' : 'light dark'}">
-<title>${h(p.title)}</title>
-<meta name="description" content="${h(p.description)}">
+<title>${title}</title>
+<meta name="description" content="${description}">
 <meta property="og:type" content="website">
-<meta property="og:title" content="${h(p.title)}">
-<meta property="og:description" content="${h(p.description)}">
+<meta property="og:title" content="${title}">
+<meta property="og:description" content="${description}">
 <meta property="og:url" content="${h(p.url)}">
 <meta name="twitter:card" content="summary">
-<style>${SITE_STYLE}</style></head>`;
+${STYLE_ELEMENT}`;
 }
 
-/** A page of the site: its header (the site's name and navigation), `body` in `<main>`, a footer. */
-export function sitePage(p: PageHead, site: { title: string; base: string }, body: string): string {
-  return `${head(p)}
+const STYLE_ELEMENT = `<style>${SITE_STYLE}</style></head>`;
+
+/** The part of a site's pages after `<head>` and before the body, made once per site (see `sitePage`). */
+export function siteHeader(site: { title: string; base: string }): string {
+  const base = h(site.base);
+  return `
 <body><a class="skip" href="#main">Skip to content</a>
-<header><div class="bar"><a class="site" href="${h(site.base)}/">${h(site.title)}</a>
-<nav aria-label="Site"><ul><li><a href="${h(site.base)}/">Home</a></li><li><a href="${h(site.base)}/seasons">Seasons</a></li><li><a href="${h(site.base)}/players">Players</a></li></ul></nav></div></header>
+<header><div class="bar"><a class="site" href="${base}/">${h(site.title)}</a>
+<nav aria-label="Site"><ul><li><a href="${base}/">Home</a></li><li><a href="${base}/seasons">Seasons</a></li><li><a href="${base}/players">Players</a></li></ul></nav></div></header>
 <main id="main">
-${body}
+`;
+}
+
+const SITE_FOOTER = `
 </main>
 <footer>Statistics by Statboard. Values update every few seconds; pages may be up to 30 seconds old.</footer>
 </body></html>`;
+
+/**
+ * A page of the site: its header (the site's name and navigation), `body` in `<main>`, a footer. `header` is
+ * `siteHeader` of the site, which a caller may keep for the site's pages.
+ */
+export function sitePage(
+  p: PageHead,
+  site: { title: string; base: string },
+  body: string,
+  header: string = siteHeader(site),
+): string {
+  return head(p) + header + body + SITE_FOOTER;
 }
 
 /** A compact page for an `<iframe>`: no header, `theme` forces light or dark (else the reader's setting). */

@@ -11,8 +11,8 @@ import type { PlayerStatsResponse } from '#src/modules/players/schemas.ts';
 import type { PlayerPage } from '#src/modules/players/service.ts';
 import type { Season } from '#src/modules/seasons/service.ts';
 import type { PublicStat } from '#src/modules/stats/schemas.ts';
-import { lineChart } from './chart.ts';
-import { embedPage, h, type PageHead, sitePage } from './html.ts';
+import { type ChartPoint, lineChart } from './chart.ts';
+import { embedPage, h, type PageHead, siteHeader, sitePage } from './html.ts';
 import { type PublicSite, siteKey } from './service.ts';
 
 /** Entries of a leaderboard page, and of the home page's boards. */
@@ -49,8 +49,84 @@ function day(iso: string | null): string {
   return iso === null ? '' : dates.format(new Date(iso));
 }
 
+/** Days `shortDay` wrote, by UTC day number: a chart's two labels change once a day, and formatting is costly. */
+const shortDays = new Map<number, string>();
+
+/** "Nov 28": the day of `at` (milliseconds since the epoch), UTC. */
+function shortDay(at: number): string {
+  const d = Math.floor(at / DAY_MS);
+  let text = shortDays.get(d);
+  if (text === undefined) {
+    if (shortDays.size >= 64) shortDays.clear();
+    text = shortDates.format(new Date(at));
+    shortDays.set(d, text);
+  }
+  return text;
+}
+
 function parse<T>(buffer: Buffer): T {
   return JSON.parse(buffer.toString('utf8')) as T;
+}
+
+/**
+ * Answers the services keep (the catalog, the seasons), parsed once per answer: a service makes a new buffer when
+ * what it holds changes, so a parse kept by the buffer lasts exactly as long as that answer. What is kept here
+ * is shared by the pages that read it, and never changed.
+ */
+const parsed = new WeakMap<Buffer, unknown>();
+
+function parseKept<T>(buffer: Buffer, make: (json: T) => unknown = (json) => json): unknown {
+  let value = parsed.get(buffer);
+  if (value === undefined) {
+    value = make(parse<T>(buffer));
+    parsed.set(buffer, value);
+  }
+  return value;
+}
+
+/** A public statistic with the parts of the pages that show it, escaped once per catalog. */
+interface StatParts {
+  def: PublicStat;
+  /** `key`, for HTML. */
+  key: string;
+  /** `display_name`, for HTML. */
+  name: string;
+  /** `key` in a path, for HTML. */
+  path: string;
+}
+
+interface Catalog {
+  defs: Map<string, PublicStat>;
+  parts: Map<string, StatParts>;
+}
+
+function toCatalog(list: { data: PublicStat[] }): Catalog {
+  const defs = new Map<string, PublicStat>();
+  const parts = new Map<string, StatParts>();
+  for (const d of list.data) {
+    defs.set(d.key, d);
+    parts.set(d.key, { def: d, key: h(d.key), name: h(d.display_name), path: h(encodeURIComponent(d.key)) });
+  }
+  return { defs, parts };
+}
+
+/** What every page of a site starts from: the site's key, path and header, made once per site's settings. */
+interface SiteParts {
+  key: AuthKey;
+  base: string;
+  header: string;
+}
+
+const siteParts = new WeakMap<PublicSite, SiteParts>();
+
+function partsOf(site: PublicSite): SiteParts {
+  let parts = siteParts.get(site);
+  if (!parts) {
+    const base = `/p/${encodeURIComponent(site.slug)}`;
+    parts = { key: siteKey(site.workspaceId), base, header: siteHeader({ title: site.title, base }) };
+    siteParts.set(site, parts);
+  }
+  return parts;
 }
 
 /** A service's answer, parsed; an expected refusal (unknown season, statistic or player) is null. */
@@ -78,9 +154,9 @@ export class PageRenderer {
   ) {}
 
   async render(site: PublicSite, req: PageRequest): Promise<RenderedHtml> {
-    const key = siteKey(site.workspaceId);
-    const catalog = await this.catalog(site.workspaceId);
-    const ctx: Ctx = { site, key, catalog, base: `/p/${encodeURIComponent(site.slug)}` };
+    const { key, base, header } = partsOf(site);
+    const { defs, parts } = await this.catalog(site.workspaceId);
+    const ctx: Ctx = { site, key, catalog: defs, parts, base, header, htmlBase: h(base) };
     switch (req.kind) {
       case 'home':
         return this.home(ctx);
@@ -97,9 +173,8 @@ export class PageRenderer {
     }
   }
 
-  private async catalog(workspaceId: string): Promise<Map<string, PublicStat>> {
-    const list = parse<{ data: PublicStat[] }>(await this.s.stats.publicJson(workspaceId));
-    return new Map(list.data.map((d) => [d.key, d]));
+  private async catalog(workspaceId: string): Promise<Catalog> {
+    return parseKept(await this.s.stats.publicJson(workspaceId), toCatalog) as Catalog;
   }
 
   private head(ctx: Ctx, path: string, title: string, description: string): PageHead {
@@ -108,12 +183,12 @@ export class PageRenderer {
   }
 
   private page(ctx: Ctx, head: PageHead, body: string): string {
-    return sitePage(head, { title: ctx.site.title, base: ctx.base }, body);
+    return sitePage(head, { title: ctx.site.title, base: ctx.base }, body, ctx.header);
   }
 
   /** The workspace's seasons, from the cached answer of `GET /seasons`. */
   private async seasonList(ctx: Ctx): Promise<Season[]> {
-    return parse<{ data: Season[] }>(await this.s.seasons.listJson(ctx.key)).data;
+    return (parseKept(await this.s.seasons.listJson(ctx.key)) as { data: Season[] }).data;
   }
 
   private async activeSeason(workspaceId: string): Promise<Season | null> {
@@ -263,18 +338,20 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
     if (!values) return null;
     const found = values.player;
     const username = values.player.username;
-    const stats = values.stats
-      .filter((v) => ctx.catalog.has(v.key))
-      .map((v) => ({ ...v, def: ctx.catalog.get(v.key)! }));
-    const has = new Set(stats.map((v) => v.key));
+    // The public statistics of the answer, by key (in its order).
+    const stats = new Map<string, { value: number; stat: StatParts }>();
+    for (const v of values.stats) {
+      const stat = ctx.parts.get(v.key);
+      if (stat) stats.set(v.key, { value: v.value, stat });
+    }
     // Ranks of the featured statistics (each a lookup in a rank board): what the home page ranks players by.
-    const ranked = ctx.site.settings.featured_stats.filter((k) => has.has(k));
+    const ranked = ctx.site.settings.featured_stats.filter((k) => stats.has(k));
     // From the boards in memory when they are there (no query: the rank of the value just read), else asked.
     const ranks = new Map<string, { rank: number; total: number }>();
     await Promise.all(
       ranked.map(async (stat) => {
         const def = await this.s.leaderboards.definition(ctx.key.workspaceId, stat);
-        const value = stats.find((v) => v.key === stat)!.value;
+        const value = stats.get(stat)!.value;
         const held = this.s.leaderboards.rankInMemory(ctx.key, season, def, found.uuid, value);
         if (held) {
           ranks.set(stat, held);
@@ -286,7 +363,11 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
         if (r) ranks.set(stat, { rank: r.entry.rank, total: r.total });
       }),
     );
-    const chartKey = statRef && has.has(statRef) ? statRef : (ranked[0] ?? stats[0]?.key ?? null);
+    // The player's address, escaped twice where the page has always written it so (the form, other seasons).
+    const link = h(playerLink(ctx, username));
+    const seasonQuery = h(`?season=${encodeURIComponent(season.slug)}`);
+    const chartKey =
+      statRef && stats.has(statRef) ? statRef : (ranked[0] ?? (stats.size ? stats.keys().next().value! : null));
     let chart = '';
     if (chartKey) {
       const def = ctx.catalog.get(chartKey)!;
@@ -295,44 +376,44 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
       );
       const to = this.now();
       const from = to - 30 * DAY_MS;
-      const points = (history?.points ?? []).map((p) => ({ at: Date.parse(p.at), value: p.value }));
-      const firstValue = points[0]?.value;
-      const lastValue = points.at(-1)?.value;
+      const points: ChartPoint[] = [];
+      for (const p of history?.points ?? []) points.push({ at: Date.parse(p.at), value: p.value });
       const summary =
         points.length === 0
           ? `No change of ${def.display_name} in the last 30 days.`
-          : `${def.display_name} went from ${fmt(def, firstValue!)} to ${fmt(def, lastValue!)} in the last 30 days.`;
-      const options = stats
-        .map(
-          (v) =>
-            `<option value="${h(v.key)}"${v.key === chartKey ? ' selected' : ''}>${h(v.def.display_name)}</option>`,
-        )
-        .join('');
-      chart = `<section class="card" aria-labelledby="chart-h"><h2 id="chart-h">${h(def.display_name)}, last 30 days</h2>
-${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 days`, summary, points, from, to, format: (v) => formatStatValue(v, def.unit, { style: 'axis' }), day: (t) => shortDates.format(new Date(t)) })}
+          : `${def.display_name} went from ${fmt(def, points[0]!.value)} to ${fmt(def, points[points.length - 1]!.value)} in the last 30 days.`;
+      let options = '';
+      for (const [key, { stat }] of stats) {
+        options += `<option value="${stat.key}"${key === chartKey ? ' selected' : ''}>${stat.name}</option>`;
+      }
+      chart = `<section class="card" aria-labelledby="chart-h"><h2 id="chart-h">${ctx.parts.get(chartKey)!.name}, last 30 days</h2>
+${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 days`, summary, points, from, to, format: (v) => formatStatValue(v, def.unit, { style: 'axis' }), day: shortDay })}
 <p class="muted">${h(summary)}</p>
-<form method="get" action="${h(playerLink(ctx, username))}"><input type="hidden" name="season" value="${h(season.slug)}"><label for="stat">Chart another statistic</label><select id="stat" name="stat">${options}</select><button type="submit">Show</button></form></section>`;
+<form method="get" action="${link}"><input type="hidden" name="season" value="${h(season.slug)}"><label for="stat">Chart another statistic</label><select id="stat" name="stat">${options}</select><button type="submit">Show</button></form></section>`;
     }
-    const rows = stats
-      .map((v) => {
-        const r = ranks.get(v.key);
-        const board = `${ctx.base}/leaderboards/${encodeURIComponent(v.key)}?season=${encodeURIComponent(season.slug)}`;
-        return `<tr><td><a href="${h(board)}">${h(v.def.display_name)}</a></td><td class="n">${h(fmt(v.def, v.value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : '<span class="muted">—</span>'}</td></tr>`;
-      })
-      .join('');
-    const table = stats.length
+    let rows = '';
+    for (const [key, { value, stat }] of stats) {
+      const r = ranks.get(key);
+      rows += `<tr><td><a href="${ctx.htmlBase}/leaderboards/${stat.path}${seasonQuery}">${stat.name}</a></td><td class="n">${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : '<span class="muted">—</span>'}</td></tr>`;
+    }
+    const table = stats.size
       ? `<table><caption class="sr">Statistics of ${h(username)} in ${h(season.name)}</caption><thead><tr><th scope="col">Statistic</th><th scope="col" class="n">Value</th><th scope="col" class="n">Rank</th></tr></thead><tbody>${rows}</tbody></table>`
       : '<p class="muted">No values in this season.</p>';
-    const seasons = (await this.seasonList(ctx)).filter((s) => s.id !== season.id);
-    const others = seasons.length
-      ? `<section class="card" aria-labelledby="seasons-h"><h2 id="seasons-h">Other seasons</h2><ul class="plain">${seasons.map((s) => `<li><a href="${h(`${playerLink(ctx, username)}?season=${encodeURIComponent(s.slug)}`)}">${h(s.name)}</a>${s.active ? ' <span class="muted">(running)</span>' : ''}</li>`).join('')}</ul></section>`
-      : '';
-    const highlights = ranked.slice(0, 3).map((k) => {
+    let others = '';
+    for (const s of await this.seasonList(ctx)) {
+      if (s.id === season.id) continue;
+      others += `<li><a href="${link}${h(`?season=${encodeURIComponent(s.slug)}`)}">${h(s.name)}</a>${s.active ? ' <span class="muted">(running)</span>' : ''}</li>`;
+    }
+    if (others) {
+      others = `<section class="card" aria-labelledby="seasons-h"><h2 id="seasons-h">Other seasons</h2><ul class="plain">${others}</ul></section>`;
+    }
+    let highlights = '';
+    for (const k of ranked.length > 3 ? ranked.slice(0, 3) : ranked) {
       const r = ranks.get(k);
-      const v = stats.find((x) => x.key === k)!;
-      return `${v.def.display_name} ${fmt(v.def, v.value)}${r ? ` (#${r.rank})` : ''}`;
-    });
-    const description = `${username} in ${season.name} on ${ctx.site.title}${highlights.length ? `: ${highlights.join(', ')}` : ''}.`;
+      const { value, stat } = stats.get(k)!;
+      highlights += `${highlights ? ', ' : ''}${stat.def.display_name} ${fmt(stat.def, value)}${r ? ` (#${r.rank})` : ''}`;
+    }
+    const description = `${username} in ${season.name} on ${ctx.site.title}${highlights ? `: ${highlights}` : ''}.`;
     return this.page(
       ctx,
       this.head(ctx, `/players/${encodeURIComponent(username)}`, username, description),
@@ -417,6 +498,12 @@ interface Ctx {
   site: PublicSite;
   key: AuthKey;
   catalog: Map<string, PublicStat>;
+  /** The same statistics with their escaped parts. */
+  parts: Map<string, StatParts>;
+  /** The site's header (`siteHeader`). */
+  header: string;
+  /** `base`, for HTML. */
+  htmlBase: string;
   /** The site's path: `/p/<slug>`. */
   base: string;
 }

@@ -1,0 +1,130 @@
+/**
+ * bench:site's "not cached" cases only (a random player's page, and `GET /players/{uuid}/stats` of random
+ * players, on an instance with PLAYER_CACHE_MB=0; CPU ms per request of the service and of PostgreSQL, as
+ * bench/site/run.ts measures them), for two builds of the service in interleaved rounds: a before/after of a
+ * change to those reads. Seeds BENCH_PLAYERS (100,000) players × 20 statistics once and keeps the database
+ * (its name and website key are logged: pass them as AB_DB and AB_TOKEN to reuse it; drop it when done).
+ *
+ *   cp -r apps/statboard/dist apps/statboard/.bench-data     # the "before" build (its folder must sit there)
+ *   npm run build -w statboard                               # the "after" build, in dist/
+ *   BENCH_ROUNDS=8 node --import tsx bench/site/uncached-ab.ts
+ *
+ * AB_BUILDS: the scripts (comma-separated), AB_NODE_ARGS: extra node flags (e.g. --cpu-prof), AB_ONLY: api,page.
+ */
+
+import pg from 'pg';
+import { startServer } from '../lib/child.ts';
+import { pinForReads } from '../lib/cpus.ts';
+import { getLoad } from '../lib/load.ts';
+import { ADMIN_URL, BackendPids, createDatabase } from '../lib/pg.ts';
+import { CpuMeter } from '../lib/proc.ts';
+import { seedStatboard, serviceEnv } from '../lib/statboard.ts';
+import { randomInt, STAT_KEYS } from '../lib/traffic.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100_000);
+const CONNECTIONS = 32;
+const SLUG = 'bench';
+const builds = (process.env.AB_BUILDS ?? 'apps/statboard/.bench-data/server.js,apps/statboard/dist/server.js').split(
+  ',',
+);
+const profArgs = process.env.AB_NODE_ARGS ?? '';
+const only = process.env.AB_ONLY ?? 'api,page';
+
+const log = (m: string) => process.stderr.write(`[ab] ${m}\n`);
+
+async function main() {
+  const pin = pinForReads();
+  const keys = STAT_KEYS.slice(0, 20);
+  let name = process.env.AB_DB;
+  let websiteToken = process.env.AB_TOKEN ?? '';
+  if (!name) {
+    const scratch = await createDatabase('statboard_bench_site_ab');
+    name = scratch.name;
+    const ws = await seedStatboard({ url: scratch.url }, async (db, ws) => {
+      await db.query(
+        `INSERT INTO players (workspace_id, uuid, username, username_observed_at)
+         SELECT $1, gen_random_uuid(), 'Player' || g, now() FROM generate_series(1, $2::int) g`,
+        [ws.workspaceId, PLAYERS],
+      );
+      await db.query(
+        `INSERT INTO stat_definitions (workspace_id, key, category)
+         SELECT $1, k, split_part(k, ':', 2) FROM unnest($2::text[]) k`,
+        [ws.workspaceId, keys],
+      );
+      await db.query(
+        `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
+         SELECT $1, d.id, p.id, floor(power(random(), 3) * 1000000),
+           now() - random() * interval '30 days', now() - random() * interval '30 days'
+         FROM stat_definitions d CROSS JOIN players p WHERE d.workspace_id = $2 AND p.workspace_id = $2`,
+        [ws.seasonId, ws.workspaceId],
+      );
+      for (const t of ['player_stats', 'players', 'stat_definitions']) await db.query(`VACUUM ANALYZE ${t}`);
+      await db.query(
+        `INSERT INTO public_sites (workspace_id, enabled, title, description, featured_stats)
+         VALUES ($1, true, 'Bench Club', 'The public site benchmark.', $2)`,
+        [ws.workspaceId, keys.slice(0, 3)],
+      );
+    });
+    websiteToken = ws.websiteToken;
+    log(`seeded: AB_DB=${name} AB_TOKEN=${websiteToken}`);
+  }
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const c = new pg.Client({ connectionString: url.toString() });
+  await c.connect();
+  const uuids = (await c.query<{ uuid: string }>('SELECT uuid FROM players')).rows.map((r) => r.uuid);
+  await c.end();
+  const backends = new BackendPids(name);
+  const env = { ...serviceEnv({ url: url.toString() }), PUBLIC_PAGE_LIMIT_PER_MINUTE: '0', PLAYER_CACHE_MB: '0' };
+  const randomPages = Array.from({ length: 20_000 }, () => `/p/${SLUG}/players/${uuids[randomInt(uuids.length)]}`);
+  const randomStats = Array.from({ length: 20_000 }, () => `/api/v1/players/${uuids[randomInt(uuids.length)]}/stats`);
+  const auth = { authorization: `Bearer ${websiteToken}` };
+  /** Per build: each round's [api service, api PG, page service, page PG] CPU ms per request. */
+  const results = new Map<string, number[][]>(builds.map((b) => [b, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 === 0 ? builds : [...builds].reverse();
+    for (const b of order) {
+      // What `npm start` runs: its flag for dist/ (startServer adds it), given here for a copy elsewhere.
+      process.env.BENCH_NODE_ARGS = `${b.includes('/dist/') ? '' : '--max-semi-space-size=8 '}${profArgs}`;
+      const s = await startServer(b, env, '/health/ready', 120_000, pin?.server).catch((err) => {
+        log(`retrying start: ${err}`);
+        return startServer(b, env, '/health/ready', 120_000, pin?.server);
+      });
+      try {
+        await getLoad({ url: s.url, connections: CONNECTIONS, seconds: WARMUP, paths: randomPages });
+        const measure = async (paths: string[], headers: Record<string, string> = {}) => {
+          const p = new CpuMeter(() => [s.pid]);
+          const g = new CpuMeter(() => backends.list());
+          await p.start();
+          await g.start();
+          const res = await getLoad({ url: s.url, connections: CONNECTIONS, seconds: SECONDS, headers, paths });
+          const per = (x: number) => (x * 1000) / res.ok;
+          return { rps: res.perSecond, failed: res.failed, svc: per(await p.stop()), pg: per(await g.stop()) };
+        };
+        const api = only.includes('api') ? await measure(randomStats, auth) : null;
+        const page = only.includes('page') ? await measure(randomPages) : null;
+        const line = `${b}: api ${api ? `${api.rps.toFixed(0)}/s ${api.svc.toFixed(3)}+${api.pg.toFixed(3)}` : '-'} | page ${page ? `${page.rps.toFixed(0)}/s ${page.svc.toFixed(3)}+${page.pg.toFixed(3)} fail ${page.failed}` : '-'}${api && page ? ` | ratio ${((page.svc + page.pg) / (api.svc + api.pg)).toFixed(2)}` : ''}`;
+        log(`round ${r + 1} ${line}`);
+        if (api && page) results.get(b)!.push([api.svc, api.pg, page.svc, page.pg]);
+      } finally {
+        await s.stop();
+      }
+    }
+  }
+  await backends.close();
+  // Medians over the rounds: CPU per request swings with other load on the machine, the median less.
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
+  for (const [b, rounds] of results) {
+    const m = [0, 1, 2, 3].map((i) => median(rounds.map((r) => r[i]!)));
+    const ratio = median(rounds.map((r) => (r[2]! + r[3]!) / (r[0]! + r[1]!)));
+    process.stdout.write(
+      `${b}: medians of ${rounds.length} rounds, CPU ms/req service / PG: api ${m[0]!.toFixed(2)} / ${m[1]!.toFixed(2)}, ` +
+        `page ${m[2]!.toFixed(2)} / ${m[3]!.toFixed(2)}; page/api ratio ${ratio.toFixed(2)}\n`,
+    );
+  }
+}
+
+await main();
