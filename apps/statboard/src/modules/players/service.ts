@@ -11,6 +11,7 @@ import { pageOffset } from '#src/lib/page.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
+import type { StatDefinitionService, StatKeys } from '#src/modules/stats/service.ts';
 import * as repo from './repo.ts';
 import type { PlayerListResponse } from './schemas.ts';
 
@@ -65,6 +66,7 @@ export class PlayerService {
     private readonly seasons: SeasonService,
     valueBytes: number,
     private readonly servers: ServerService,
+    private readonly stats: StatDefinitionService,
   ) {
     const rows = changes.cache<string, repo.PlayerRow | null>('player', 30_000, 20_000);
     const values =
@@ -155,7 +157,7 @@ export class PlayerService {
   }
 
   /**
-   * `GET /players/{uuid}/stats` as the answer's JSON in UTF-8: built with one query on a miss, then served from
+   * `GET /players/{uuid}/stats` as the answer's JSON in UTF-8: built from one query on a miss, then served from
    * the cache until a write touches the player, its visibility, a definition or the season. At once when
    * cached, else built, or refused.
    */
@@ -181,7 +183,11 @@ export class PlayerService {
     return this.values.peek(cacheKey) ?? this.values.get(cacheKey, () => this.buildStatsJson(key, uuid, season));
   }
 
-  /** The answer of `statsJson`, with one query. */
+  /**
+   * The answer of `statsJson`, with one query (the player and its values, in parallel with the definitions when
+   * they are not in memory), written here exactly as the database wrote it before (`json_agg` of
+   * `json_build_object`, sorted by key bytewise, public definitions only).
+   */
   private async buildStatsJson(
     key: AuthKey,
     uuid: string,
@@ -189,9 +195,60 @@ export class PlayerService {
     servers: readonly string[] | null = null,
   ): Promise<Buffer> {
     const column = season.scoring === 'gains' ? 'gain' : 'value';
-    const row = visible(await repo.playerWithStatsJson(this.db, key.workspaceId, uuid, season.id, column, servers));
-    return Buffer.from(
-      `{"player":${JSON.stringify(toPlayer(row))},"season":${JSON.stringify(season)},"stats":${row.stats}}`,
-    );
+    const [found, known] = await Promise.all([
+      repo.playerWithValues(this.db, key.workspaceId, uuid, season.id, column, servers),
+      this.stats.keysById(key.workspaceId),
+    ]);
+    const row = visible(found);
+    let keys = known;
+    let stats = valuesJson(row.values, keys);
+    // A value of a definition added since the definitions were read: read them again (once).
+    if (stats === null) stats = valuesJson(row.values, (keys = await this.stats.keysById(key.workspaceId, true)), true);
+    return Buffer.from(`{"player":${JSON.stringify(toPlayer(row))},"season":${seasonJson(season)},"stats":${stats}}`);
   }
+}
+
+/** Seasons as JSON, by the cached season object they were written from. */
+const seasonTexts = new WeakMap<Season, string>();
+
+function seasonJson(season: Season): string {
+  let text = seasonTexts.get(season);
+  if (text === undefined) {
+    text = JSON.stringify(season);
+    seasonTexts.set(season, text);
+  }
+  return text;
+}
+
+/**
+ * `stats` of a player's answer from `repo.playerWithValues`'s text: the values of public definitions by key
+ * (bytewise), each `{"key" : …, "value" : …, "updated_at" : "…"}`, joined by `, ` (as PostgreSQL's `json_agg` of
+ * `json_build_object` writes them, which the answer was before). Null when a value's definition is not in `keys`
+ * (unless `skipUnknown`).
+ */
+export function valuesJson(values: string | null, keys: StatKeys, skipUnknown = false): string | null {
+  if (values === null) return '[]';
+  const parts = values.split(' ');
+  const found: { order: number; json: string }[] = [];
+  for (let i = 0; i + 2 < parts.length; i += 3) {
+    const d = keys.get(parts[i]!);
+    if (d === undefined) {
+      if (skipUnknown) continue;
+      return null;
+    }
+    if (!d.public) continue;
+    found.push({
+      order: d.order,
+      json: `{"key" : ${d.json}, "value" : ${jsonNumber(parts[i + 1]!)}, "updated_at" : "${new Date(Number(parts[i + 2])).toISOString()}"}`,
+    });
+  }
+  found.sort((a, b) => a.order - b.order);
+  let out = '[';
+  for (let i = 0; i < found.length; i++) out += i === 0 ? found[i]!.json : `, ${found[i]!.json}`;
+  return `${out}]`;
+}
+
+/** A float8 as PostgreSQL's JSON writes it: its text, quoted when that is not a JSON number (NaN, ±Infinity). */
+function jsonNumber(text: string): string {
+  return text === 'NaN' || text === 'Infinity' || text === '-Infinity' ? `"${text}"` : text;
 }
