@@ -152,7 +152,12 @@ describe('GET /api/v1/players/{uuid}/stats', () => {
     const ws = await seedWorkspace(ctx.services, 'Stats bytes');
     const player = uuid();
     const keys = ['b:z', 'a:b', 'B:a', 'a:a-b_c', 'c:hidden', 'a:+'];
-    await ingestOk(ctx, ws.keys.client!, modBatch({ uuid: player, stats: keys.map((key) => ({ key, value: 1 })) }));
+    await ingestOk(
+      ctx,
+      ws.keys.client!,
+      modBatch({ uuid: player, username: 'Zoë', stats: keys.map((key) => ({ key, value: 1 })) }),
+    );
+    await mutate(ctx, ws.workspaceId, "UPDATE seasons SET name = 'Été ☀' WHERE workspace_id = $1", [ws.workspaceId]);
     const [season] = await sql(ctx, 'SELECT id FROM seasons WHERE workspace_id = $1 AND active', [ws.workspaceId]);
     // Values and times that PostgreSQL and JavaScript write differently, set where no upload could.
     const cases: [string, string][] = [
@@ -200,6 +205,12 @@ describe('GET /api/v1/players/{uuid}/stats', () => {
       expect(res.statusCode, res.body).toBe(200);
       const body = res.body;
       expect(body.slice(body.indexOf(',"stats":') + 9, -1)).toBe(expected!.stats);
+      const parsed = JSON.parse(body) as StatsBody;
+      expect(parsed.player.username).toBe('Zoë');
+      expect(parsed.season.name).toBe('Été ☀');
+      expect(body.slice(0, body.indexOf(',"stats":'))).toBe(
+        `{"player":${JSON.stringify(parsed.player)},"season":${JSON.stringify(parsed.season)}`,
+      );
     }
     expect(String(expected!.stats)).toContain('"value" : 1e+15');
     expect(String(expected!.stats)).toContain('"value" : -0');

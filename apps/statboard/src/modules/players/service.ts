@@ -11,9 +11,10 @@ import { pageOffset } from '#src/lib/page.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
-import type { StatDefinitionService, StatKeys } from '#src/modules/stats/service.ts';
+import type { StatDefinitionService } from '#src/modules/stats/service.ts';
 import * as repo from './repo.ts';
 import type { PlayerListResponse } from './schemas.ts';
+import { statsAnswer } from './stats-answer.ts';
 
 /** The spec's Player resource. */
 export type Player = Static<typeof PlayerSchema>;
@@ -185,8 +186,7 @@ export class PlayerService {
 
   /**
    * The answer of `statsJson`, with one query (the player and its values, in parallel with the definitions when
-   * they are not in memory), written here exactly as the database wrote it before (`json_agg` of
-   * `json_build_object`, sorted by key bytewise, public definitions only).
+   * they are not in memory), its bytes written by `statsAnswer`.
    */
   private async buildStatsJson(
     key: AuthKey,
@@ -200,55 +200,24 @@ export class PlayerService {
       this.stats.keysById(key.workspaceId),
     ]);
     const row = visible(found);
-    let keys = known;
-    let stats = valuesJson(row.values, keys);
-    // A value of a definition added since the definitions were read: read them again (once).
-    if (stats === null) stats = valuesJson(row.values, (keys = await this.stats.keysById(key.workspaceId, true)), true);
-    return Buffer.from(`{"player":${JSON.stringify(toPlayer(row))},"season":${seasonJson(season)},"stats":${stats}}`);
+    const player = JSON.stringify(toPlayer(row));
+    const seasonBytes = seasonJson(season);
+    return (
+      statsAnswer(player, seasonBytes, row.values, known) ??
+      // A value of a definition added since the definitions were read: read them again (once).
+      statsAnswer(player, seasonBytes, row.values, await this.stats.keysById(key.workspaceId, true), true)!
+    );
   }
 }
 
 /** Seasons as JSON, by the cached season object they were written from. */
-const seasonTexts = new WeakMap<Season, string>();
+const seasonTexts = new WeakMap<Season, Buffer>();
 
-function seasonJson(season: Season): string {
-  let text = seasonTexts.get(season);
-  if (text === undefined) {
-    text = JSON.stringify(season);
-    seasonTexts.set(season, text);
+function seasonJson(season: Season): Buffer {
+  let bytes = seasonTexts.get(season);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(season));
+    seasonTexts.set(season, bytes);
   }
-  return text;
-}
-
-/**
- * `stats` of a player's answer from `repo.playerWithValues`'s text: the values of public definitions by key
- * (bytewise), each `{"key" : …, "value" : …, "updated_at" : "…"}`, joined by `, ` (as PostgreSQL's `json_agg` of
- * `json_build_object` writes them, which the answer was before). Null when a value's definition is not in `keys`
- * (unless `skipUnknown`).
- */
-export function valuesJson(values: string | null, keys: StatKeys, skipUnknown = false): string | null {
-  if (values === null) return '[]';
-  const parts = values.split(' ');
-  const found: { order: number; json: string }[] = [];
-  for (let i = 0; i + 2 < parts.length; i += 3) {
-    const d = keys.get(parts[i]!);
-    if (d === undefined) {
-      if (skipUnknown) continue;
-      return null;
-    }
-    if (!d.public) continue;
-    found.push({
-      order: d.order,
-      json: `{"key" : ${d.json}, "value" : ${jsonNumber(parts[i + 1]!)}, "updated_at" : "${new Date(Number(parts[i + 2])).toISOString()}"}`,
-    });
-  }
-  found.sort((a, b) => a.order - b.order);
-  let out = '[';
-  for (let i = 0; i < found.length; i++) out += i === 0 ? found[i]!.json : `, ${found[i]!.json}`;
-  return `${out}]`;
-}
-
-/** A float8 as PostgreSQL's JSON writes it: its text, quoted when that is not a JSON number (NaN, ±Infinity). */
-function jsonNumber(text: string): string {
-  return text === 'NaN' || text === 'Infinity' || text === '-Infinity' ? `"${text}"` : text;
+  return bytes;
 }
