@@ -38,7 +38,7 @@ export async function upsertStats(db: Queryable, rows: StatUpsert[]): Promise<vo
   );
 }
 
-/** A player's public values in a season, sorted by key: the values part of players/repo.ts `playerWithStatsJson`. */
+/** A player's public values in a season, sorted by key: what `GET /players/{uuid}/stats` answers (players/repo.ts `playerWithValues`, keys from the definitions in memory). */
 export function playerStats(db: Queryable, seasonId: string, playerId: string): Promise<unknown[]> {
   return db.query(
     `SELECT d.key, s.value, s.updated_at FROM player_stats s JOIN stat_definitions d ON d.id = s.stat_id

@@ -72,7 +72,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
     // the connection comes from a trusted proxy.
     trustProxy: config.trustProxy === false ? false : config.trustProxy === true ? true : [...config.trustProxy],
     routerOptions: { ignoreTrailingSlash: true, querystringParser },
-    serverFactory: http.factory((req, res) => reads.serve(req, res)),
+    serverFactory: http.factory((req, res, fallback) => reads.serve(req, res, fallback)),
     // Errors the router raises before any hook runs (a broken escape in the path, a path parameter over the
     // router's length limit) get the same error shape and X-Request-ID as everything else.
     frameworkErrors: (error, request, reply) => {

@@ -44,6 +44,13 @@ export interface CachedRead<P extends TSchema, Q extends TSchema> {
   answer(key: AuthKey, params: Static<P>, query: Static<Q>): Maybe<Buffer>;
 }
 
+/** A request this path answers: its route, key and answer (ready, or loading). */
+interface Answered {
+  route: FastRoute;
+  key: AuthKey;
+  body: Maybe<Buffer>;
+}
+
 interface FastRoute {
   /** `/api/v1/players/:player/stats`: the route's template, as Fastify names it. */
   template: string;
@@ -59,10 +66,11 @@ interface FastRoute {
  * Cached key reads, answered straight from node:http before Fastify builds its request, and through Fastify
  * otherwise. Both paths run the same steps with the same code: Fastify's query parser, the route's own compiled
  * query and path validators, the key check of `requireKey`, the route's `answer`, the rate limit, and one access
- * log line. This path answers only a 200 whose answer is ready at once; everything else (an error to report, a
- * key or answer still loading, an unusual URL, a closing server) goes to Fastify with nothing written and
- * nothing counted. An answer this path started loading is handed to Fastify's handler, so it is loaded once.
- * A property test holds both paths to the same answers (test/http/fast-reads.test.ts).
+ * log line. This path answers only a 200: ready at once, or loaded (a cache miss: the answer is sent when its
+ * load settles, without Fastify building a request for it); everything else (an error to report, a key still
+ * loading, an unusual URL, a closing server) goes to Fastify with nothing written and nothing counted. A load
+ * that fails is handed to Fastify's handler, which sends its error, so it is loaded once. A property test holds
+ * both paths to the same answers (test/http/fast-reads.test.ts).
  */
 export class FastReads {
   /** Requests answered here (tests, diagnostics). */
@@ -137,14 +145,17 @@ export class FastReads {
     });
   }
 
-  /** Answers `req` and returns true, or returns false having written and counted nothing. */
-  serve(req: IncomingMessage, res: ServerResponse): boolean {
+  /**
+   * Answers `req` and returns true (at once, or when its answer is loaded; then, unless the answer is sent,
+   * `fallback` hands the request to Fastify), or returns false having written and counted nothing.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, fallback: () => void = () => undefined): boolean {
     if (!this.open || req.method !== 'GET') return false;
     const url = req.url;
     if (url === undefined || req.headers['content-length'] !== undefined) return false;
     if (req.headers['transfer-encoding'] !== undefined || urlMayHoldUnstorable(url)) return false;
     const start = this.accessLog || this.metrics ? performance.now() : 0;
-    let answered: { route: FastRoute; body: Buffer } | undefined;
+    let answered: Answered | undefined;
     try {
       answered = this.answer(req, url);
     } catch {
@@ -152,7 +163,31 @@ export class FastReads {
       return false;
     }
     if (answered === undefined) return false;
-    const { body, route } = answered;
+    const { route, key, body } = answered;
+    if (!(body instanceof Promise)) {
+      if (!this.admit(key)) return false;
+      this.send(req, res, url, route, body, start);
+      return true;
+    }
+    body.then(
+      (loaded) => {
+        if (this.open && this.admit(key)) {
+          this.send(req, res, url, route, loaded, start);
+          return;
+        }
+        this.started.set(req, body);
+        fallback();
+      },
+      () => {
+        // Fastify's handler sends the load's error.
+        this.started.set(req, body);
+        fallback();
+      },
+    );
+    return true;
+  }
+
+  private send(req: IncomingMessage, res: ServerResponse, url: string, route: FastRoute, body: Buffer, start: number) {
     const id = requestIdFor(req);
     const gzipped = gzippedFor(body, req.headers['accept-encoding']);
     const sent = gzipped ?? body;
@@ -171,10 +206,9 @@ export class FastReads {
       this.accessLog?.write(id, req.method, url, clientAddressOf(req, this.trust), 200, ms);
       this.metrics?.request(route.template, 'GET', 200, ms / 1000);
     }
-    return true;
   }
 
-  private answer(req: IncomingMessage, url: string): { route: FastRoute; body: Buffer } | undefined {
+  private answer(req: IncomingMessage, url: string): Answered | undefined {
     // As Fastify's router: the path ends at `?`, `;` or `#`; anything but `?` there goes to Fastify.
     const end = url.search(/[?;#]/);
     if (end >= 0 && url[end] !== '?') return undefined;
@@ -196,14 +230,7 @@ export class FastReads {
         return undefined;
       }
       if (keyRefusal(key, route.scope) !== null) return undefined;
-      const answer = route.answer(key!, params, query);
-      if (answer instanceof Promise) {
-        // Loading: Fastify's handler sends it when it settles.
-        answer.catch(() => undefined);
-        this.started.set(req, answer);
-        return undefined;
-      }
-      return this.admit(key!) ? { route, body: answer } : undefined;
+      return { route, key: key!, body: route.answer(key!, params, query) };
     }
     return undefined;
   }

@@ -31,6 +31,9 @@ const TIMEOUT_CHECK_MS = 1_000;
  *   connection is answered 503 `SERVICE_UNAVAILABLE` with `Connection: close`; idle connections are closed at
  *   once and busy ones as soon as their answer is written. (Fastify's `close()` stops accepting connections.)
  */
+/** What answers a request before Fastify: true if it took it (see `HttpServer.factory`). */
+type Front = (req: IncomingMessage, res: ServerResponse, fallback: () => void) => boolean;
+
 export class HttpServer {
   private server: Server | null = null;
   private draining = false;
@@ -44,8 +47,11 @@ export class HttpServer {
     private readonly trust: Trust | null = null,
   ) {}
 
-  /** Fastify's `serverFactory`: `front` may answer a request first (returns true), else Fastify does. */
-  factory(front: (req: IncomingMessage, res: ServerResponse) => boolean = () => false): FastifyServerFactory {
+  /**
+   * Fastify's `serverFactory`: `front` may answer a request first (returns true; it may still hand the request
+   * to Fastify later, with its third argument), else Fastify does.
+   */
+  factory(front: Front = () => false): FastifyServerFactory {
     return (handler) => {
       const fastify = handler as RequestListener;
       const t = this.timeouts;
@@ -66,12 +72,7 @@ export class HttpServer {
     };
   }
 
-  private handle(
-    req: IncomingMessage,
-    res: ServerResponse,
-    front: (req: IncomingMessage, res: ServerResponse) => boolean,
-    fastify: RequestListener,
-  ): void {
+  private handle(req: IncomingMessage, res: ServerResponse, front: Front, fastify: RequestListener): void {
     if (this.draining) {
       refuse(res, 503, 'SERVICE_UNAVAILABLE', 'The service is shutting down; retry in a moment.', requestIdFor(req), {
         'retry-after': String(RETRY_AFTER_SECONDS),
@@ -79,7 +80,7 @@ export class HttpServer {
       return;
     }
     if (this.cors?.apply(req, res)) return;
-    if (!front(req, res)) fastify(req, res);
+    if (!front(req, res, () => fastify(req, res))) fastify(req, res);
   }
 
   private admit(socket: Socket): void {

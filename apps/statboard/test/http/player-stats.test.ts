@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Season } from '#src/modules/seasons/service.ts';
 import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { runSecurityMatrix } from '../security-matrix.ts';
-import { at, expectError, getJson, ingestOk, mutate, snapshotDb, uuid } from './support.ts';
+import { at, expectError, getJson, ingestOk, mutate, snapshotDb, sql, uuid } from './support.ts';
 
 let ctx: TestContext;
 let fx: Fixture;
@@ -146,6 +146,74 @@ describe('GET /api/v1/players/{uuid}/stats', () => {
 
   it('accepts the player UUID in upper case', async () => {
     expect((await stats('', web, PLAYER.toUpperCase())).player.uuid).toBe(PLAYER);
+  });
+
+  it('writes the values exactly as the database did (json_agg of json_build_object), with and without server=', async () => {
+    const ws = await seedWorkspace(ctx.services, 'Stats bytes');
+    const player = uuid();
+    const keys = ['b:z', 'a:b', 'B:a', 'a:a-b_c', 'c:hidden', 'a:+'];
+    await ingestOk(
+      ctx,
+      ws.keys.client!,
+      modBatch({ uuid: player, username: 'Zoë', stats: keys.map((key) => ({ key, value: 1 })) }),
+    );
+    await mutate(ctx, ws.workspaceId, "UPDATE seasons SET name = 'Été ☀' WHERE workspace_id = $1", [ws.workspaceId]);
+    const [season] = await sql(ctx, 'SELECT id FROM seasons WHERE workspace_id = $1 AND active', [ws.workspaceId]);
+    // Values and times that PostgreSQL and JavaScript write differently, set where no upload could.
+    const cases: [string, string][] = [
+      ['1e15', '2026-01-02T03:04:05.999999Z'],
+      ['1e-5', '1969-12-31T23:59:59.9995Z'],
+      ['123456789012345.6', '2026-05-06T07:08:09Z'],
+      ['-0', '2000-02-29T00:00:00.000001Z'],
+      ['7', '2026-01-01T00:00:00Z'],
+      ['1e300', '0001-01-01T00:00:00.5Z'],
+    ];
+    for (const [i, key] of keys.entries()) {
+      const [value, time] = cases[i]!;
+      await mutate(
+        ctx,
+        ws.workspaceId,
+        `UPDATE player_stats SET value = $3, gain = $3, updated_at = $4 FROM stat_definitions d, players p
+         WHERE d.id = player_stats.stat_id AND p.id = player_stats.player_id AND d.workspace_id = $1 AND d.key = $2
+           AND p.uuid = $5`,
+        [ws.workspaceId, key, value, time, player],
+      );
+      await mutate(
+        ctx,
+        ws.workspaceId,
+        `UPDATE server_stats SET value = $3, gain = $3, updated_at = $4 FROM stat_definitions d, players p
+         WHERE d.id = server_stats.stat_id AND p.id = server_stats.player_id AND d.workspace_id = $1 AND d.key = $2
+           AND p.uuid = $5`,
+        [ws.workspaceId, key, value, time, player],
+      );
+    }
+    await mutate(ctx, ws.workspaceId, "UPDATE stat_definitions SET public = false WHERE key = 'c:hidden'");
+    // The statement that wrote the answer's values before they were written in JavaScript.
+    const [expected] = await sql(
+      ctx,
+      `SELECT coalesce(json_agg(json_build_object(
+           'key', d.key,
+           'value', s.value,
+           'updated_at', to_char((s.updated_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+         ) ORDER BY d.key COLLATE "C"), '[]')::text AS stats
+       FROM players p JOIN player_stats s ON s.player_id = p.id JOIN stat_definitions d ON d.id = s.stat_id
+       WHERE p.workspace_id = $1 AND p.uuid = $2 AND s.season_id = $3 AND d.public`,
+      [ws.workspaceId, player, season!.id],
+    );
+    for (const query of ['', `?server=${ws.serverId}`]) {
+      const res = await getJson(ctx, ws.keys.website!, url(player, query));
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.body;
+      expect(body.slice(body.indexOf(',"stats":') + 9, -1)).toBe(expected!.stats);
+      const parsed = JSON.parse(body) as StatsBody;
+      expect(parsed.player.username).toBe('Zoë');
+      expect(parsed.season.name).toBe('Été ☀');
+      expect(body.slice(0, body.indexOf(',"stats":'))).toBe(
+        `{"player":${JSON.stringify(parsed.player)},"season":${JSON.stringify(parsed.season)}`,
+      );
+    }
+    expect(String(expected!.stats)).toContain('"value" : 1e+15');
+    expect(String(expected!.stats)).toContain('"value" : -0');
   });
 
   it('returns an empty list for a season in which the player has no values', async () => {

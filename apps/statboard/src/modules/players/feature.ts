@@ -25,7 +25,7 @@ declare module '#src/feature.ts' {
 export const playersFeature = {
   name: 'players',
   services: {
-    players: (s) => new PlayerService(s.db, s.changes, s.seasons, s.config.playerCacheBytes, s.servers),
+    players: (s) => new PlayerService(s.db, s.changes, s.seasons, s.config.playerCacheBytes, s.servers, s.stats),
     playerAdmin: (s) => new PlayerAdminService(s.db, s.changes, s.audit),
     erasure: (s) => new PlayerErasure(s.db, s.changes, s.audit, s.seasons, s.servers),
     playerBlocks: (s) => new PlayerBlocks(s.db, s.changes),

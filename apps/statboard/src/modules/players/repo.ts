@@ -1,4 +1,3 @@
-import { isoText } from '#src/db/iso-text.ts';
 import type { Queryable } from '#src/db/types.ts';
 
 export interface PlayerRow {
@@ -96,11 +95,23 @@ export async function findPlayerByUuid(db: Queryable, workspaceId: string, uuid:
   return rows[0] ?? null;
 }
 
+/** A player and its values in a season (see `playerWithValues`). */
+export interface PlayerValuesRow extends PlayerRow {
+  /**
+   * The values, `stat id, value, updated_at` each (the value as PostgreSQL writes a float8, which is how JSON
+   * has it; `updated_at` in whole milliseconds since the epoch, rounded down), separated by spaces; null: none.
+   */
+  values: string | null;
+}
+
 /**
- * A player and its public values in a season in ONE round trip, the values rendered by the database as the
- * JSON array of the answer (`[{key, value, updated_at}]`, ISO 8601 UTC with milliseconds). Null: no such player.
+ * A player and its values in a season in ONE round trip (null: no such player), every value of the player,
+ * public or not, in no order: the rows are read by (player, season) from `player_stats_player_idx` (or, for
+ * some servers, `server_stats_player_idx`) and nothing else is joined; the keys, their visibility and their order
+ * are the caller's (the definitions, kept in memory). The values come back as one text rather than a row each,
+ * which costs PostgreSQL and `pg` far less than 100 rows, or than JSON built by the database.
  */
-export async function playerWithStatsJson(
+export async function playerWithValues(
   db: Queryable,
   workspaceId: string,
   uuid: string,
@@ -109,23 +120,18 @@ export async function playerWithStatsJson(
   column: 'value' | 'gain' = 'value',
   /** Null: the network totals (the stored sums); else the sums of these servers' values, made here. */
   servers: readonly string[] | null = null,
-): Promise<(PlayerRow & { stats: string }) | null> {
+): Promise<PlayerValuesRow | null> {
   const values =
     servers === null
-      ? `player_stats s JOIN stat_definitions d ON d.id = s.stat_id
-       WHERE s.season_id = $3 AND s.player_id = p.id AND d.public`
+      ? `player_stats s WHERE s.season_id = $3 AND s.player_id = p.id`
       : `(SELECT stat_id, sum(${column}) AS ${column}, max(updated_at) AS updated_at FROM server_stats
-          WHERE season_id = $3 AND player_id = p.id AND server_id = ANY($4::uuid[]) GROUP BY stat_id) s
-       JOIN stat_definitions d ON d.id = s.stat_id WHERE d.public`;
-  const rows = await db.query<PlayerRow & { stats: string }>(
+          WHERE season_id = $3 AND player_id = p.id AND server_id = ANY($4::uuid[]) GROUP BY stat_id) s`;
+  const rows = await db.query<PlayerValuesRow>(
     `SELECT ${COLUMNS}, (
-       SELECT coalesce(json_agg(json_build_object(
-           'key', d.key,
-           'value', s.${column},
-           'updated_at', ${isoText('s.updated_at')}
-         ) ORDER BY d.key COLLATE "C"), '[]')::text
+       SELECT string_agg(s.stat_id::text || ' ' || s.${column}::text || ' '
+         || floor(extract(epoch FROM s.updated_at) * 1000)::int8::text, ' ')
        FROM ${values}
-     ) AS stats
+     ) AS values
      FROM players p WHERE p.workspace_id = $1 AND p.uuid = $2`,
     servers === null ? [workspaceId, uuid, seasonId] : [workspaceId, uuid, seasonId, servers],
   );

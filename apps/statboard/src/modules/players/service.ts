@@ -11,8 +11,10 @@ import { pageOffset } from '#src/lib/page.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
+import type { StatDefinitionService } from '#src/modules/stats/service.ts';
 import * as repo from './repo.ts';
 import type { PlayerListResponse } from './schemas.ts';
+import { statsAnswer } from './stats-answer.ts';
 
 /** The spec's Player resource. */
 export type Player = Static<typeof PlayerSchema>;
@@ -65,6 +67,7 @@ export class PlayerService {
     private readonly seasons: SeasonService,
     valueBytes: number,
     private readonly servers: ServerService,
+    private readonly stats: StatDefinitionService,
   ) {
     const rows = changes.cache<string, repo.PlayerRow | null>('player', 30_000, 20_000);
     const values =
@@ -155,7 +158,7 @@ export class PlayerService {
   }
 
   /**
-   * `GET /players/{uuid}/stats` as the answer's JSON in UTF-8: built with one query on a miss, then served from
+   * `GET /players/{uuid}/stats` as the answer's JSON in UTF-8: built from one query on a miss, then served from
    * the cache until a write touches the player, its visibility, a definition or the season. At once when
    * cached, else built, or refused.
    */
@@ -181,7 +184,10 @@ export class PlayerService {
     return this.values.peek(cacheKey) ?? this.values.get(cacheKey, () => this.buildStatsJson(key, uuid, season));
   }
 
-  /** The answer of `statsJson`, with one query. */
+  /**
+   * The answer of `statsJson`, with one query (the player and its values, in parallel with the definitions when
+   * they are not in memory), its bytes written by `statsAnswer`.
+   */
   private async buildStatsJson(
     key: AuthKey,
     uuid: string,
@@ -189,9 +195,29 @@ export class PlayerService {
     servers: readonly string[] | null = null,
   ): Promise<Buffer> {
     const column = season.scoring === 'gains' ? 'gain' : 'value';
-    const row = visible(await repo.playerWithStatsJson(this.db, key.workspaceId, uuid, season.id, column, servers));
-    return Buffer.from(
-      `{"player":${JSON.stringify(toPlayer(row))},"season":${JSON.stringify(season)},"stats":${row.stats}}`,
+    const [found, known] = await Promise.all([
+      repo.playerWithValues(this.db, key.workspaceId, uuid, season.id, column, servers),
+      this.stats.keysById(key.workspaceId),
+    ]);
+    const row = visible(found);
+    const player = JSON.stringify(toPlayer(row));
+    const seasonBytes = seasonJson(season);
+    return (
+      statsAnswer(player, seasonBytes, row.values, known) ??
+      // A value of a definition added since the definitions were read: read them again (once).
+      statsAnswer(player, seasonBytes, row.values, await this.stats.keysById(key.workspaceId, true), true)!
     );
   }
+}
+
+/** Seasons as JSON, by the cached season object they were written from. */
+const seasonTexts = new WeakMap<Season, Buffer>();
+
+function seasonJson(season: Season): Buffer {
+  let bytes = seasonTexts.get(season);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(season));
+    seasonTexts.set(season, bytes);
+  }
+  return bytes;
 }

@@ -37,6 +37,19 @@ export function listPublicDefinitions(
   );
 }
 
+/**
+ * Every definition's id, key and visibility, by key (bytewise, as every key listing; the position is that order):
+ * what answers of values name their statistics with, joined in memory instead of in each read's SQL.
+ */
+export function listDefinitionKeys(
+  db: Queryable,
+  workspaceId: string,
+): Promise<Pick<StatDefinitionRow, 'id' | 'key' | 'public'>[]> {
+  return db.query(`SELECT id, key, public FROM stat_definitions WHERE workspace_id = $1 ORDER BY key COLLATE "C"`, [
+    workspaceId,
+  ]);
+}
+
 export async function findDefinition(
   db: Queryable,
   workspaceId: string,

@@ -30,10 +30,25 @@ function toDefinition(row: repo.StatDefinitionRow): StatDefinition {
   };
 }
 
+/** A definition as answers that list values name it. */
+export interface StatKey {
+  key: string;
+  /** The key as a JSON string (written once per definition, not per value). */
+  json: string;
+  public: boolean;
+  /** Its place among the workspace's keys in bytewise order (how every list of values is sorted). */
+  order: number;
+}
+
+/** Every definition of a workspace by id. */
+export type StatKeys = ReadonlyMap<string, StatKey>;
+
 /** Statistic definitions of a workspace: visibility, display name, unit and leaderboard sort order. */
 export class StatDefinitionService {
   /** The serialized `GET /stats` answer by workspace: dropped when a definition is changed or added. */
   private readonly publicLists: Cache<string, Buffer> | null;
+  /** Every definition's key by id, by workspace: dropped when a definition is changed or added. */
+  private readonly keys: Cache<string, StatKeys> | null;
 
   constructor(
     private readonly db: Db,
@@ -41,10 +56,17 @@ export class StatDefinitionService {
     private readonly audit: AuditService,
   ) {
     const lists = changes.cache<string, Buffer>('stat_list', 60_000, 1_000);
+    const keys = changes.cache<string, StatKeys>('stat_keys', 60_000, 1_000);
     this.publicLists = lists;
+    this.keys = keys;
     changes.onChange((c) => {
-      if (c === null) lists?.clear();
-      else if (c.topic === 'definition') lists?.delete(c.workspaceId);
+      if (c === null) {
+        lists?.clear();
+        keys?.clear();
+      } else if (c.topic === 'definition') {
+        lists?.delete(c.workspaceId);
+        keys?.delete(c.workspaceId);
+      }
     });
   }
 
@@ -53,6 +75,24 @@ export class StatDefinitionService {
     const build = () => this.listPublic(workspaceId).then((data) => Buffer.from(JSON.stringify({ data })));
     if (!this.publicLists) return build();
     return this.publicLists.peek(workspaceId) ?? this.publicLists.get(workspaceId, build);
+  }
+
+  /**
+   * Every definition of the workspace by id (key, visibility, bytewise order), at once when cached: reads of
+   * values take their keys from it rather than joining the definitions in each statement. `fresh` reads them
+   * again: for an id not in the map, a definition added since that this instance has not been told about yet.
+   */
+  keysById(workspaceId: string, fresh = false): Maybe<StatKeys> {
+    const load = async (): Promise<StatKeys> =>
+      new Map(
+        (await repo.listDefinitionKeys(this.db, workspaceId)).map((d, order) => [
+          d.id,
+          { key: d.key, json: JSON.stringify(d.key), public: d.public, order },
+        ]),
+      );
+    if (!this.keys) return load();
+    if (fresh) this.keys.delete(workspaceId);
+    return this.keys.peek(workspaceId) ?? this.keys.get(workspaceId, load);
   }
 
   async list(workspaceId: string): Promise<StatDefinition[]> {
