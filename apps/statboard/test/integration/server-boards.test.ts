@@ -22,6 +22,11 @@ describe("one server's compact boards", () => {
   const MAIN = { hostname: 'mc.example.com', port: 25565 };
   const CREATIVE = { hostname: 'creative.example.com', port: 25565 };
   let clock = Date.now() - 60 * 60_000;
+  /** Observation times that only move forward (one second apart). */
+  const tick = () => {
+    clock += 1_000;
+    return new Date(clock).toISOString();
+  };
 
   const upload = (player: string, via: typeof MAIN, value: number) =>
     ingestOk(
@@ -32,7 +37,7 @@ describe("one server's compact boards", () => {
         username: `P${player.slice(0, 6)}`,
         ...via,
         stats: [{ key: STAT, value }],
-        observedAt: new Date((clock += 1_000)).toISOString(),
+        observedAt: tick(),
       }),
     );
 
@@ -155,6 +160,11 @@ describe('compact boards of gains', () => {
   const STAT = 'gains:compact';
   const MAIN = { hostname: 'mc.example.com', port: 25565 };
   let clock = Date.now() - 60 * 60_000;
+  /** Observation times that only move forward (one second apart). */
+  const tick = () => {
+    clock += 1_000;
+    return new Date(clock).toISOString();
+  };
   let seasonId: string;
 
   const upload = (player: string, value: number) =>
@@ -166,7 +176,7 @@ describe('compact boards of gains', () => {
         username: `P${player.slice(0, 6)}`,
         ...MAIN,
         stats: [{ key: STAT, value }],
-        observedAt: new Date((clock += 1_000)).toISOString(),
+        observedAt: tick(),
       }),
     );
 
