@@ -45,6 +45,8 @@ interface Slot {
   board: HeldBoard | null;
   /** The load in progress, if any. */
   loading: Promise<HeldBoard | null> | null;
+  /** The load in progress is reading (not waiting its turn behind other boards' loads). */
+  reading: boolean;
   /** Players whose value changed since the board (or its last refresh) was read from the database. */
   dirty: Set<string>;
   /** Anything may have changed (visibility, order): read the whole board again. */
@@ -147,6 +149,7 @@ export class BoardCache {
         ref,
         board: null,
         loading: null,
+        reading: false,
         dirty: new Set(),
         stale: true,
         refreshing: null,
@@ -213,11 +216,13 @@ export class BoardCache {
   }
 
   /**
-   * Whether `ref`'s board is being read (or waits its turn) and is done within `ms`: a reader may wait for it
-   * rather than send a query that costs the database more than the read (then it asks `board` again).
+   * Whether `ref`'s board is being read and is done within `ms`: a reader may wait for it rather than send a query
+   * that costs the database more than the read (then it asks `board` again). A board still waiting its turn
+   * behind others (after a start, many are) is not waited for: its readers would wait out the whole `ms`.
    */
   async loadedWithin(ref: BoardRef, ms: number): Promise<boolean> {
-    const loading = this.slots.get(slotKey(ref))?.loading;
+    const slot = this.slots.get(slotKey(ref));
+    const loading = slot?.reading ? slot.loading : null;
     if (!loading) return false;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => {
@@ -247,7 +252,11 @@ export class BoardCache {
     slot.pending = [];
     slot.lost = false;
     slot.ref = ref;
-    const queued = this.loads.then(() => this.loadWithin(key, slot, ref));
+    slot.reading = false;
+    const queued = this.loads.then(() => {
+      slot.reading = true;
+      return this.loadWithin(key, slot, ref);
+    });
     this.loads = queued.catch(() => undefined);
     const loading = queued.then(
       (loaded) => {
