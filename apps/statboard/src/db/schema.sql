@@ -314,7 +314,7 @@ TABLE server_stats
   constraint server_stats_stat_id_fkey FOREIGN KEY (stat_id) REFERENCES stat_definitions(id) ON DELETE CASCADE
   index CREATE UNIQUE INDEX server_stats_pkey ON public.server_stats USING btree (season_id, server_id, stat_id, player_id)
   index CREATE INDEX server_stats_player_idx ON public.server_stats USING btree (player_id, stat_id, server_id, observed_at)
-  index CREATE INDEX server_stats_top_idx ON public.server_stats USING btree (season_id, server_id, stat_id, value DESC, updated_at)
+  index CREATE INDEX server_stats_top_idx ON public.server_stats USING btree (season_id, server_id, stat_id, value DESC, updated_at) WHERE (updated_at > '2000-01-01 00:00:00+00'::timestamp with time zone)
 
 TABLE servers
   column id uuid NOT NULL DEFAULT gen_random_uuid()

@@ -62,7 +62,7 @@ export function topValues(
     `SELECT p.id, p.uuid, p.username, p.public, s.${c} AS value, s.updated_at
      FROM ${statsTable(q.serverId)} s JOIN players p ON p.id = s.player_id
      WHERE s.season_id = $1 AND s.stat_id = $2 AND p.public AND ($3::uuid[] IS NULL OR p.uuid = ANY($3::uuid[]))
-       ${q.serverId ? 'AND s.server_id = $5' : ''}
+       ${q.serverId ? `AND s.server_id = $5 AND ${SERVER_BOARD}` : ''}
      ORDER BY ${rankOrder(q.order, c)}
      LIMIT $4`,
     [q.seasonId, q.statId, q.onlyUuids, q.limit, ...(q.serverId ? [q.serverId] : [])],
@@ -73,6 +73,14 @@ export function topValues(
 function statsTable(serverId: string | null | undefined): string {
   return serverId ? 'server_stats' : 'player_stats';
 }
+
+/**
+ * The predicate of `server_stats_top_idx` (always true: `updated_at` is the service's clock), named by the queries
+ * that read a server's board in its order, and only by them: a lookup of a player's value on a server by its key
+ * cannot be planned on the board index (on tables not analysed yet the planner took it, scanning a server's whole
+ * board for each lookup), since it does not name the predicate.
+ */
+const SERVER_BOARD = "s.updated_at > timestamptz '2000-01-01 00:00:00+00'";
 
 export interface BoardRow {
   /** The player's row id, game UUID and name (the board's entries are answered without another query). */
@@ -168,11 +176,15 @@ function boardSql(order: 'asc' | 'desc', column: Column = 'value', serverParam =
   const desc = order === 'desc';
   const table = serverParam ? 'server_stats' : 'player_stats';
   const own = `s.season_id = $2 AND s.stat_id = $3${serverParam ? ` AND s.server_id = $${serverParam}` : ''}`;
+  // Ranges of the board in its order: a server's name its board index's predicate.
+  const ranged = serverParam ? `${own} AND ${SERVER_BOARD}` : own;
   return {
     /** The board's values: the network totals, or one server's (its id the parameter `serverParam`). */
     table,
-    /** The condition on `s` that keeps the board's values. */
+    /** The condition on `s` that keeps the board's values (a lookup by player: `me`, hidden players). */
     own,
+    /** The same, for ranges of the board in its order (served by the board's index). */
+    ranged,
     /** The ranked column. */
     v: `s.${column}`,
     better: desc ? '>' : '<',
@@ -180,10 +192,10 @@ function boardSql(order: 'asc' | 'desc', column: Column = 'value', serverParam =
     best: desc ? 'DESC' : 'ASC',
     reverse: desc ? 'ASC' : 'DESC',
     /** Public values of the board, joined to their players. */
-    board: `${table} s JOIN players p ON p.id = s.player_id WHERE ${own} AND p.public`,
+    board: `${table} s JOIN players p ON p.id = s.player_id WHERE ${ranged} AND p.public`,
     cols: `p.id, p.uuid, p.username, s.${column} AS value, s.updated_at`,
     /** Every value of the board (hidden players' too), from the index alone. */
-    values: `${table} s WHERE ${own}`,
+    values: `${table} s WHERE ${ranged}`,
   };
 }
 
@@ -211,7 +223,7 @@ function countsSql(order: 'asc' | 'desc', column: Column = 'value', serverParam 
        SELECT (b.n - h.better)::int AS better,
          (b.n + (SELECT count(*) FROM ${q.values} AND ${q.v} = ${fv} AND s.updated_at < ${fu})
            + (SELECT count(*) FROM ${q.table} s JOIN players p ON p.id = s.player_id
-              WHERE ${q.own} AND ${q.v} = ${fv} AND s.updated_at = ${fu}
+              WHERE ${q.ranged} AND ${q.v} = ${fv} AND s.updated_at = ${fu}
                 AND p.uuid < ${fi})
            - h.before)::int AS position
        FROM hidden h, (SELECT count(*) AS n FROM ${q.values} AND ${q.v} ${q.better} ${fv}) b
@@ -469,7 +481,8 @@ async function runsFrom(
   const table = statsTable(q.serverId);
   const c = q.column ?? 'value';
   // One server's board: its id is the last parameter.
-  const srv = q.serverId ? `AND s.server_id = $${head ? 6 : 5}` : '';
+  const server = q.serverId ? `AND s.server_id = $${head ? 6 : 5}` : '';
+  const srv = q.serverId ? `${server} AND ${SERVER_BOARD}` : '';
   const rows: {
     vals: Uint8Array | null;
     counts: Uint8Array | null;
@@ -481,7 +494,7 @@ async function runsFrom(
            head
              ? `pg_current_snapshot()::text AS snapshot,
          (SELECT coalesce(json_agg(json_build_array(p.id, s.${c}, ${microsSql('s.updated_at')})), '[]') FROM players p
-          JOIN ${table} s ON s.player_id = p.id AND s.season_id = $1 AND s.stat_id = $2 ${srv}
+          JOIN ${table} s ON s.player_id = p.id AND s.season_id = $1 AND s.stat_id = $2 ${server}
           WHERE p.workspace_id = $5 AND NOT p.public) AS hidden`
              : 'NULL AS snapshot, NULL AS hidden'
          }
