@@ -155,6 +155,7 @@ describe('compact boards of gains', () => {
   let ctx: TestContext;
   let fx: Fixture;
   let everyone: string;
+  let onServer: string;
   const N = 24;
   const players = Array.from({ length: N }, () => uuid());
   const STAT = 'gains:compact';
@@ -204,6 +205,15 @@ describe('compact boards of gains', () => {
       player_restrictions: players,
     });
     everyone = k.secret;
+    // The same players on the one server their values are on: that server's board summed at read time.
+    const s = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
+      name: 'everyone on the server',
+      type: 'website',
+      scopes: ['stats:read', 'leaderboards:read'],
+      player_restrictions: players,
+      server_restrictions: [fx.serverId],
+    });
+    onServer = s.secret;
   });
 
   afterAll(async () => {
@@ -229,11 +239,12 @@ describe('compact boards of gains', () => {
     throw new Error('the compact board was never loaded');
   }
 
-  async function agree(): Promise<unknown[]> {
+  /** Every page and rank as the board ranked at read time gives it; `server`: that server's board alone. */
+  async function agree(server?: string): Promise<unknown[]> {
     const path = (p: string) => `/api/v1/leaderboards${p}&season=s2&stat=${STAT}`;
     const same = async (p: string) => {
-      const one = await getJson(ctx, fx.keys.website!, path(p));
-      const reference = await getJson(ctx, everyone, path(p));
+      const one = await getJson(ctx, fx.keys.website!, server ? `${path(p)}&server=${server}` : path(p));
+      const reference = await getJson(ctx, server ? onServer : everyone, path(p));
       expect(one.statusCode, one.body).toBe(reference.statusCode);
       if (one.statusCode === 200) expect(one.body).toBe(reference.body);
       return one;
@@ -254,5 +265,12 @@ describe('compact boards of gains', () => {
     expect(ctx.services.leaderboards.boards.ready(await ref())).toBe(b);
     const after = await agree();
     expect(after[0]).toMatchObject({ rank: 1, player: { uuid: players[7] } });
+  });
+
+  it("ranks one server's gains as the same board summed at read time", async () => {
+    const top = await agree(fx.serverId);
+    expect(top[0]).toMatchObject({ rank: 1, player: { uuid: players[7] } });
+    await upload(players[9]!, 500);
+    expect((await agree(fx.serverId))[0]).toMatchObject({ rank: 1, player: { uuid: players[9] } });
   });
 });

@@ -135,7 +135,7 @@ export class LeaderboardService {
   private async serversJson(key: AuthKey, q: LeaderboardQuery, servers: readonly string[]): Promise<Buffer> {
     const season = await this.seasons.readable(key, q.season);
     const def = await this.publicDefinition(key.workspaceId, q.stat);
-    const server = indexedServer(key, season, servers);
+    const server = indexedServer(key, servers);
     // One server's board is answered as the network's are (held in memory, else from its index).
     if (server !== null) return this.top(key, q, season, def, server);
     const board = await this.serverBoard(key, season, def, servers);
@@ -331,7 +331,7 @@ export class LeaderboardService {
   private async serversRankJson(key: AuthKey, q: RankQuery, uuid: string, servers: readonly string[]): Promise<Buffer> {
     const season = await this.seasons.readable(key, q.season);
     const def = await this.publicDefinition(key.workspaceId, q.stat);
-    const server = indexedServer(key, season, servers);
+    const server = indexedServer(key, servers);
     if (server !== null) return this.rankOn(key, uuid, season, def, q.around ?? 5, server);
     return rankAnswer(await this.serverBoard(key, season, def, servers), season, def, uuid, q.around ?? 5);
   }
@@ -592,12 +592,12 @@ function rankAnswer(board: RankBoard, season: Season, def: repo.DefinitionRow, u
 
 /**
  * The one server whose board a read takes as the network's is taken (held in memory as a rank board or a compact
- * one, else read from `server_stats_top_idx`): a read of one server's values in a season that ranks values, by a
- * key not restricted to players. Null: the board is summed over the servers at read time (several servers, a
- * season that counts gains, or a key's few players).
+ * one, else read from `server_stats_top_idx`; a season that counts gains sorts the server's gains, which have no
+ * index): a read of one server's values by a key not restricted to players. Null: the board is summed over the
+ * servers at read time (several servers, or a key's few players).
  */
-function indexedServer(key: AuthKey, season: Season, servers: readonly string[]): string | null {
-  if (servers.length !== 1 || season.scoring === 'gains' || restrictsPlayers(key)) return null;
+function indexedServer(key: AuthKey, servers: readonly string[]): string | null {
+  if (servers.length !== 1 || restrictsPlayers(key)) return null;
   return servers[0]!;
 }
 
