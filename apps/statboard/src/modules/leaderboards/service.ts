@@ -129,8 +129,8 @@ export class LeaderboardService {
 
   /**
    * `json` of some servers (`server=`, or a key restricted to servers): one server's board is answered as the
-   * network's (held in memory, else from `server_stats_top_idx`); several servers' (or a `gains` season's, or a
-   * key's few players') is summed at read time (`serverBoard`).
+   * network's (held in memory, else read from `server_stats`); several servers' (or a key's few players') is
+   * summed at read time (`serverBoard`).
    */
   private async serversJson(key: AuthKey, q: LeaderboardQuery, servers: readonly string[]): Promise<Buffer> {
     const season = await this.seasons.readable(key, q.season);
@@ -327,7 +327,7 @@ export class LeaderboardService {
     return { rank: board.better(value) + 1, total: board.size };
   }
 
-  /** `rankJson` summed over some servers (see `serversJson`), or on one server's board from its index. */
+  /** `rankJson` on one server's board, or summed over some servers (see `serversJson`). */
   private async serversRankJson(key: AuthKey, q: RankQuery, uuid: string, servers: readonly string[]): Promise<Buffer> {
     const season = await this.seasons.readable(key, q.season);
     const def = await this.publicDefinition(key.workspaceId, q.stat);
