@@ -4,6 +4,37 @@ import { CompactBoard } from '#src/modules/leaderboards/compact-board.ts';
 import { ACTOR, createTestContext, type Fixture, modBatch, seedWorkspace, type TestContext } from '../helpers.ts';
 import { getJson, ingestOk, uuid } from '../http/support.ts';
 
+const MAIN = { hostname: 'mc.example.com', port: 25565 };
+const CREATIVE = { hostname: 'creative.example.com', port: 25565 };
+
+/**
+ * Mod uploads of one statistic by the client key of `workspace()`'s fixture, observed one second apart (from an
+ * hour ago; `restart` moves the clock to now).
+ */
+function uploader(workspace: () => { ctx: TestContext; fx: Fixture }, key: string) {
+  let clock = Date.now() - 60 * 60_000;
+  return {
+    upload(player: string, via: typeof MAIN, value: number) {
+      clock += 1_000;
+      const { ctx, fx } = workspace();
+      return ingestOk(
+        ctx,
+        fx.keys.client!,
+        modBatch({
+          uuid: player,
+          username: `P${player.slice(0, 6)}`,
+          ...via,
+          stats: [{ key, value }],
+          observedAt: new Date(clock).toISOString(),
+        }),
+      );
+    },
+    restart() {
+      clock = Date.now();
+    },
+  };
+}
+
 /**
  * One server's boards (`server=`) held in memory as compact boards (RANK_CACHE_MB's entries set to 3 here) and
  * read from `server_stats_top_idx`: every page and rank agrees byte for byte with the same board summed at read
@@ -19,27 +50,7 @@ describe("one server's compact boards", () => {
   const N = 24;
   const players = Array.from({ length: N }, () => uuid());
   const STAT = 'servers:compact';
-  const MAIN = { hostname: 'mc.example.com', port: 25565 };
-  const CREATIVE = { hostname: 'creative.example.com', port: 25565 };
-  let clock = Date.now() - 60 * 60_000;
-  /** Observation times that only move forward (one second apart). */
-  const tick = () => {
-    clock += 1_000;
-    return new Date(clock).toISOString();
-  };
-
-  const upload = (player: string, via: typeof MAIN, value: number) =>
-    ingestOk(
-      ctx,
-      fx.keys.client!,
-      modBatch({
-        uuid: player,
-        username: `P${player.slice(0, 6)}`,
-        ...via,
-        stats: [{ key: STAT, value }],
-        observedAt: tick(),
-      }),
-    );
+  const { upload } = uploader(() => ({ ctx, fx }), STAT);
 
   beforeAll(async () => {
     ctx = await createTestContext({}, { rankCacheEntries: 3 });
@@ -159,27 +170,9 @@ describe('compact boards of gains', () => {
   const N = 24;
   const players = Array.from({ length: N }, () => uuid());
   const STAT = 'gains:compact';
-  const MAIN = { hostname: 'mc.example.com', port: 25565 };
-  let clock = Date.now() - 60 * 60_000;
-  /** Observation times that only move forward (one second apart). */
-  const tick = () => {
-    clock += 1_000;
-    return new Date(clock).toISOString();
-  };
+  const uploads = uploader(() => ({ ctx, fx }), STAT);
+  const upload = (player: string, value: number) => uploads.upload(player, MAIN, value);
   let seasonId: string;
-
-  const upload = (player: string, value: number) =>
-    ingestOk(
-      ctx,
-      fx.keys.client!,
-      modBatch({
-        uuid: player,
-        username: `P${player.slice(0, 6)}`,
-        ...MAIN,
-        stats: [{ key: STAT, value }],
-        observedAt: tick(),
-      }),
-    );
 
   beforeAll(async () => {
     ctx = await createTestContext({}, { rankCacheEntries: 3 });
@@ -193,7 +186,7 @@ describe('compact boards of gains', () => {
     });
     await ctx.services.seasons.activate(ACTOR, fx.workspaceId, s2.id);
     seasonId = s2.id;
-    clock = Date.now();
+    uploads.restart();
     // Gains with ties: 0, 5 or 10 each; one counter dropped (a reset world): its gain counts on from 0.
     for (const [i, p] of players.entries()) await upload(p, 100 + i + (i % 3) * 5);
     await upload(players[4]!, 3);
