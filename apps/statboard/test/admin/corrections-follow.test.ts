@@ -163,7 +163,8 @@ describe(`DELETE /admin/players/{player}/stats with two servers, reads cached ($
     expect(await valueOf(site, p, 'season=s1', DIRT)).toBe(3_000);
 
     const res = await t.browsers.admin.app('DELETE', `/api/v1/admin/players/${p}/stats?season=s1`);
-    expect(res.json()).toEqual({ data: { values_removed: 1 } });
+    // Values are kept per server: both servers' values went.
+    expect(res.json()).toEqual({ data: { values_removed: 2 } });
 
     for (const [token, query] of [
       [site, q],
@@ -211,6 +212,31 @@ describe(`DELETE /admin/players/{player} of a player on two servers, reads cache
       `SELECT ((SELECT count(*) FROM server_stats s JOIN players x ON x.id = s.player_id WHERE x.uuid = $1)
         + (SELECT count(*) FROM players WHERE uuid = $1))::int AS n`,
       [p],
+    );
+    expect(left!.n).toBe(0);
+  });
+});
+
+describe(`DELETE /admin/players/{player} of a player with values held for review (${DB_KIND})`, () => {
+  it('erases their review items: the open item and its held values leave the review list and the open count', async () => {
+    const p = freshUuid();
+    const openItems = async () =>
+      (await t.browsers.admin.app('GET', '/api/v1/admin/review?status=open&per_page=100'))
+        .json()
+        .data.filter((i: { player: { uuid: string } }) => i.player.uuid === p);
+    const openCount = async () => (await t.browsers.admin.app('GET', '/api/v1/admin/me')).json().open_reviews as number;
+    await upload(p, MAIN, [{ key: STONE, value: 10 }], 'Heldback');
+    // Far more than an hour's allowance: held (rate).
+    await upload(p, MAIN, [{ key: STONE, value: 50_000_000 }], 'Heldback');
+    expect(await openItems()).toMatchObject([{ items: [{ stat: STONE, rule: 'rate', value: 50_000_000 }] }]);
+    const before = await openCount();
+
+    expect((await t.browsers.owner.app('DELETE', `/api/v1/admin/players/${p}`)).statusCode).toBe(204);
+    expect(await openItems()).toEqual([]);
+    expect(await openCount()).toBe(before - 1);
+    const [left] = await w.db.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM review_items WHERE player_uuid = $1 OR username = $2',
+      [p, 'Heldback'],
     );
     expect(left!.n).toBe(0);
   });

@@ -57,7 +57,7 @@ export function RemoveValueDialog({
         }),
       ),
     onSuccess: (r, v) => {
-      onDone(`Removed ${r.data.values_removed === 1 ? 'the value' : 'no value'} of ${v.label} of ${player.name}.`);
+      onDone(`Removed ${r.data.values_removed > 0 ? 'the value' : 'no value'} of ${v.label} of ${player.name}.`);
       void refresh();
     },
   });

@@ -109,7 +109,7 @@ export async function setPublic(db: Queryable, id: string, isPublic: boolean): P
 
 /** What `removeValues` removed. */
 export interface RemovedValues {
-  /** Values removed: network values, or with a server that server's values. */
+  /** Values removed, one per (season, server, statistic): every server's, or with a server that server's. */
   values: number;
   /** Points of `stat_history` removed. */
   history: number;
@@ -133,7 +133,8 @@ export async function findStatId(db: Queryable, workspaceId: string, key: string
  * Without `serverId`: the network values and every server's values behind them. With it: that server's values;
  * each network value loses that server's share (value and gain), and goes, history included, when no other
  * server holds a value of it. History points are the network's, so those of a value other servers still hold
- * stay. `values` counts the network values removed, or with `serverId` that server's values.
+ * stay. `values` counts the values removed as they are kept, per server (a network value that no server's value
+ * stands behind, written before values were kept per server, counts as one).
  */
 export async function removeValues(
   db: Queryable,
@@ -152,14 +153,17 @@ export async function removeValues(
            RETURNING stat_id
          ), servers AS (
            DELETE FROM server_stats WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3::uuid)
-           RETURNING 1
+           RETURNING stat_id
          ), history AS (
            DELETE FROM stat_history WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3::uuid)
            RETURNING 1
          ), ${verified}
-         SELECT (SELECT array_agg(stat_id) FROM removed) AS stat_ids, (SELECT count(*) FROM removed)::int AS values,
-           (SELECT count(*) FROM history)::int AS history, (SELECT count(*) FROM servers) AS servers,
-           (SELECT count(*) FROM verified) AS verified`
+         -- Each server's value, and a network value that no server's value stood behind (written before values
+         -- were kept per server).
+         SELECT (SELECT array_agg(stat_id) FROM removed) AS stat_ids,
+           ((SELECT count(*) FROM servers)
+             + (SELECT count(*) FROM removed r WHERE r.stat_id NOT IN (SELECT stat_id FROM servers)))::int AS values,
+           (SELECT count(*) FROM history)::int AS history, (SELECT count(*) FROM verified) AS verified`
       : `WITH removed AS (
            DELETE FROM server_stats WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3::uuid)
              AND server_id = $4::uuid
