@@ -21,6 +21,7 @@ let second: string;
 
 const STONE = 'minecraft.mined:minecraft.stone';
 const DIRT = 'minecraft.mined:minecraft.dirt';
+const SAND = 'minecraft.mined:minecraft.sand';
 const MAIN = { hostname: 'mc.example.com', port: 25565 };
 const CREATIVE = { hostname: 'creative.example.com', port: 25565 };
 
@@ -35,13 +36,14 @@ async function upload(
   via: { hostname: string; port: number },
   stats: { key: string; value: number }[],
   username = `P${uuid.slice(-4)}`,
+  observedAt = next(),
 ) {
   const res = await overHttp(base, {
     method: 'POST',
     url: '/api/v1/ingest/batch',
     headers: { ...bearer(mod), 'content-type': 'application/json' },
     payload: JSON.stringify(
-      modBatch({ uuid, username, ...via, stats, observedAt: next(), sessionId: crypto.randomUUID() }),
+      modBatch({ uuid, username, ...via, stats, observedAt, sessionId: crypto.randomUUID() }),
     ),
   });
   expect(res.statusCode, res.body).toBe(200);
@@ -61,6 +63,17 @@ async function valueOf(token: string, uuid: string, query: string, stat: string)
   const res = await get(token, `/api/v1/players/${uuid}/stats?${query}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().stats.find((s: { key: string }) => s.key === stat)?.value;
+}
+
+/** A player's history of `stat` by hour over the last day, as values. */
+async function points(token: string, uuid: string, query: string, stat: string): Promise<number[]> {
+  const from = new Date(Date.now() - 86_400_000).toISOString();
+  const res = await get(
+    token,
+    `/api/v1/players/${uuid}/stats/history?${query}&stat=${encodeURIComponent(stat)}&interval=hour&from=${from}`,
+  );
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().points.map((p: { value: number }) => p.value);
 }
 
 /** The last point of a player's history of `stat` by hour over the last day. */
@@ -98,6 +111,25 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await w?.close();
+});
+
+describe(`history with server= (${DB_KIND})`, () => {
+  it("is the network's history for a player with values on that server only, and the current value once another server has one", async () => {
+    const p = freshUuid();
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+    await upload(p, MAIN, [{ key: SAND, value: 100 }], undefined, hoursAgo(3));
+    await upload(p, MAIN, [{ key: SAND, value: 150 }], undefined, hoursAgo(2));
+    await upload(p, MAIN, [{ key: SAND, value: 175 }]);
+    const main = await points(site, p, `season=s1&server=${t.serverId}`, SAND);
+    expect(main).toEqual([100, 150, 175]);
+    expect(await points(site, p, 'season=s1', SAND)).toEqual(main);
+    // A key restricted to the other server: nothing of that server.
+    expect(await points(creativeOnly, p, 'season=s1', SAND)).toEqual([]);
+    await upload(p, CREATIVE, [{ key: SAND, value: 5 }]);
+    expect(await points(site, p, 'season=s1', SAND)).toEqual([100, 150, 180]);
+    expect(await points(site, p, `season=s1&server=${t.serverId}`, SAND)).toEqual([175]);
+    expect(await points(creativeOnly, p, 'season=s1', SAND)).toEqual([5]);
+  });
 });
 
 describe(`DELETE /admin/players/{player}/stats with two servers, reads cached (${DB_KIND})`, () => {

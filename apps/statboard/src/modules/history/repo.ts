@@ -38,7 +38,10 @@ export async function readHistory(
     interval: Interval;
     /** `value`, or `gain` for a season that counts gains. */
     column?: 'value' | 'gain';
-    /** Null: the network totals (history is kept for them); else only these servers' current values, summed. */
+    /**
+     * Null: the network totals (history is kept for them); else only these servers' values, summed: their history
+     * when no other server holds a value of the statistic, else their current values alone.
+     */
     servers?: readonly string[] | null;
   },
 ): Promise<HistoryRead | null> {
@@ -53,11 +56,17 @@ export async function readHistory(
       : `SELECT max(observed_at) AS observed_at, sum(${c}) AS value FROM server_stats
          WHERE season_id = $3 AND stat_id = $4 AND player_id = (SELECT id FROM p) AND server_id = ANY($8::uuid[])
          HAVING count(*) > 0`;
-  // History points are the network's: a read of some servers shows their current value alone.
-  const history =
-    servers === null ? 'stat_history' : '(SELECT NULL::timestamptz AS at, 0::float8 AS value, 0::float8 AS gain) none';
+  // History points are the network's. They are these servers' history too when no other server holds a value of
+  // the statistic (one server, or a player who plays on these servers only); else a read of some servers shows
+  // their current value alone.
   const ofPlayer = (range: string) =>
-    servers === null ? `player_id = (SELECT id FROM p) AND season_id = $3 AND stat_id = $4 AND ${range}` : 'false';
+    `player_id = (SELECT id FROM p) AND season_id = $3 AND stat_id = $4 AND ${range}${
+      servers === null
+        ? ''
+        : ` AND EXISTS (SELECT 1 FROM cur) AND NOT EXISTS (SELECT 1 FROM server_stats o
+             WHERE o.player_id = (SELECT id FROM p) AND o.season_id = $3 AND o.stat_id = $4
+               AND o.server_id <> ALL($8::uuid[]))`
+    }`;
   const next =
     servers === null
       ? `least(
@@ -75,14 +84,14 @@ export async function readHistory(
     `WITH p AS (
        SELECT id, uuid, username, public FROM players WHERE workspace_id = $1 AND uuid = $2
      ), cur AS (${current}), points AS (
-       SELECT at, ${point} AS value, 0 AS src FROM ${history} WHERE ${ofPlayer('at >= $5 AND at < $6')}
+       SELECT at, ${point} AS value, 0 AS src FROM stat_history WHERE ${ofPlayer('at >= $5 AND at < $6')}
        UNION ALL
        SELECT date_trunc('hour', observed_at, 'UTC'), value, 1 FROM cur WHERE observed_at >= $5 AND observed_at < $6
      ), buckets AS (
        SELECT DISTINCT ON (b) date_trunc($7, at, 'UTC') AS b, value FROM points ORDER BY b, src DESC, at DESC
      ), before AS (
        SELECT value FROM (
-         (SELECT at, ${point} AS value, 0 AS src FROM ${history} WHERE ${ofPlayer('at < $5')} ORDER BY at DESC LIMIT 1)
+         (SELECT at, ${point} AS value, 0 AS src FROM stat_history WHERE ${ofPlayer('at < $5')} ORDER BY at DESC LIMIT 1)
          UNION ALL
          SELECT observed_at, value, 1 FROM cur WHERE observed_at < $5
        ) x ORDER BY src DESC, at DESC LIMIT 1
