@@ -29,7 +29,10 @@ let n = 0;
 const freshUuid = () => `5b1d2e3f-0000-4000-8000-${String(++n).padStart(12, '0')}`;
 /** Observation times that only move forward, in the last hour. */
 let clock = Date.now() - 50 * 60_000;
-const next = () => new Date((clock += 1_000)).toISOString();
+function next(): string {
+  clock += 1_000;
+  return new Date(clock).toISOString();
+}
 
 async function upload(
   uuid: string,
@@ -42,9 +45,7 @@ async function upload(
     method: 'POST',
     url: '/api/v1/ingest/batch',
     headers: { ...bearer(mod), 'content-type': 'application/json' },
-    payload: JSON.stringify(
-      modBatch({ uuid, username, ...via, stats, observedAt, sessionId: crypto.randomUUID() }),
-    ),
+    payload: JSON.stringify(modBatch({ uuid, username, ...via, stats, observedAt, sessionId: crypto.randomUUID() })),
   });
   expect(res.statusCode, res.body).toBe(200);
 }
@@ -58,8 +59,8 @@ async function board(token: string, query: string): Promise<[string, number][]> 
   return res.json().entries.map((e: { player: { uuid: string }; value: number }) => [e.player.uuid, e.value]);
 }
 
-/** A player's value of `stat` in `/players/{p}/stats` (undefined: none), or the status when not 200. */
-async function valueOf(token: string, uuid: string, query: string, stat: string): Promise<number | undefined> {
+/** A player's value of `stat` in `/players/{p}/stats` (undefined: none). */
+async function statValue(token: string, uuid: string, query: string, stat: string): Promise<number | undefined> {
   const res = await get(token, `/api/v1/players/${uuid}/stats?${query}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().stats.find((s: { key: string }) => s.key === stat)?.value;
@@ -103,7 +104,12 @@ beforeAll(async () => {
   mod = await key({ name: 'mod', type: 'client', scopes: ['ingest:write'] });
   site = await key({ name: 'site', type: 'website', scopes: [...reads] });
   creativeOnly = await key({ name: 'creative', type: 'website', scopes: [...reads], server_restrictions: [second] });
-  agent = await key({ name: 'agent', type: 'integration', scopes: ['ingest:server'], server_restrictions: [t.serverId] });
+  agent = await key({
+    name: 'agent',
+    type: 'integration',
+    scopes: ['ingest:server'],
+    server_restrictions: [t.serverId],
+  });
   for (const stat of [STONE, DIRT]) {
     await upload(freshUuid(), MAIN, [{ key: stat, value: 1 }]);
   }
@@ -158,8 +164,8 @@ describe(`DELETE /admin/players/{player}/stats with two servers, reads cached ($
     ]);
     expect((await rank(site, `${q}&player=${p}&server=${second}`)).json()).toMatchObject({ entry: { rank: 1 } });
     expect((await rank(site, `${q}&player=${rival}`)).json()).toMatchObject({ entry: { value: 100 } });
-    expect(await valueOf(site, p, 'season=s1', STONE)).toBe(800);
-    expect(await valueOf(site, p, `season=s1&server=${second}`, STONE)).toBe(300);
+    expect(await statValue(site, p, 'season=s1', STONE)).toBe(800);
+    expect(await statValue(site, p, `season=s1&server=${second}`, STONE)).toBe(300);
     expect(await lastPoint(site, p, 'season=s1', STONE)).toBe(800);
 
     const res = await t.browsers.admin.app(
@@ -175,13 +181,13 @@ describe(`DELETE /admin/players/{player}/stats with two servers, reads cached ($
     expectError(await rank(site, `${q}&player=${p}&server=${second}`), 404, 'NOT_FOUND');
     expectError(await rank(creativeOnly, `${q}&player=${p}`), 404, 'NOT_FOUND');
     expect((await rank(site, `${q}&player=${p}`)).json()).toMatchObject({ entry: { rank: 1, value: 500 } });
-    expect(await valueOf(site, p, 'season=s1', STONE)).toBe(500);
-    expect(await valueOf(site, p, `season=s1&server=${second}`, STONE)).toBeUndefined();
-    expect(await valueOf(creativeOnly, p, 'season=s1', STONE)).toBeUndefined();
+    expect(await statValue(site, p, 'season=s1', STONE)).toBe(500);
+    expect(await statValue(site, p, `season=s1&server=${second}`, STONE)).toBeUndefined();
+    expect(await statValue(creativeOnly, p, 'season=s1', STONE)).toBeUndefined();
     expect(await lastPoint(site, p, 'season=s1', STONE)).toBe(500);
     // The other statistic keeps both servers' values.
-    expect(await valueOf(site, p, 'season=s1', DIRT)).toBe(13);
-    expect(await valueOf(creativeOnly, p, 'season=s1', DIRT)).toBe(4);
+    expect(await statValue(site, p, 'season=s1', DIRT)).toBe(13);
+    expect(await statValue(creativeOnly, p, 'season=s1', DIRT)).toBe(4);
   });
 
   it('removes every value of a season by slug: the player leaves every board it was read on', async () => {
@@ -192,7 +198,7 @@ describe(`DELETE /admin/players/{player}/stats with two servers, reads cached ($
     expect((await board(site, q))[0]).toEqual([p, 3_000]);
     expect((await board(site, `${q}&server=${t.serverId}`))[0]).toEqual([p, 1_000]);
     expect((await board(creativeOnly, q))[0]).toEqual([p, 2_000]);
-    expect(await valueOf(site, p, 'season=s1', DIRT)).toBe(3_000);
+    expect(await statValue(site, p, 'season=s1', DIRT)).toBe(3_000);
 
     const res = await t.browsers.admin.app('DELETE', `/api/v1/admin/players/${p}/stats?season=s1`);
     // Values are kept per server: both servers' values went.
@@ -206,8 +212,8 @@ describe(`DELETE /admin/players/{player}/stats with two servers, reads cached ($
     ] as const) {
       expect((await board(token, query)).map(([u]) => u)).not.toContain(p);
     }
-    expect(await valueOf(site, p, 'season=s1', DIRT)).toBeUndefined();
-    expect(await valueOf(site, p, `season=s1&server=${second}`, DIRT)).toBeUndefined();
+    expect(await statValue(site, p, 'season=s1', DIRT)).toBeUndefined();
+    expect(await statValue(site, p, `season=s1&server=${second}`, DIRT)).toBeUndefined();
     expect(await lastPoint(site, p, 'season=s1', DIRT)).toBeUndefined();
   });
 });
@@ -294,14 +300,16 @@ describe(`a blocked player in a server's upload of several players (${DB_KIND})`
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ accepted: true });
-    expect(await valueOf(site, others[0]!, 'season=s1', STONE)).toBe(11);
-    expect(await valueOf(site, others[1]!, 'season=s1', STONE)).toBe(12);
+    expect(await statValue(site, others[0]!, 'season=s1', STONE)).toBe(11);
+    expect(await statValue(site, others[1]!, 'season=s1', STONE)).toBe(12);
     expectError(await get(site, `/api/v1/players/${blocked}/stats?season=s1`), 404, 'NOT_FOUND');
     await w.services.flush();
     const rejections = await t.browsers.readonly.app('GET', '/api/v1/admin/ingest/rejections');
     const group = rejections
       .json()
-      .data.find((r: { code: string; player_uuid: string }) => r.code === 'PLAYER_BLOCKED' && r.player_uuid === blocked);
+      .data.find(
+        (r: { code: string; player_uuid: string }) => r.code === 'PLAYER_BLOCKED' && r.player_uuid === blocked,
+      );
     expect(group).toMatchObject({ count: 1, player_uuid: blocked });
   });
 });
@@ -333,8 +341,8 @@ describe(`PUT /admin/seasons/{season} scoring, reads cached (${DB_KIND})`, () =>
       creative: await board(site, `${q}&server=${second}`),
       restricted: await board(creativeOnly, q),
       rank: (await rank(site, `${q}&player=${a}`)).json().entry,
-      stats: await valueOf(site, a, 'season=gains', STONE),
-      server: await valueOf(site, b, `season=gains&server=${second}`, STONE),
+      stats: await statValue(site, a, 'season=gains', STONE),
+      server: await statValue(site, b, `season=gains&server=${second}`, STONE),
       history: await lastPoint(site, a, 'season=gains', STONE),
     });
     const gains = {
@@ -357,7 +365,9 @@ describe(`PUT /admin/seasons/{season} scoring, reads cached (${DB_KIND})`, () =>
     };
     expect(await reads()).toEqual(gains);
 
-    const absolute = await t.browsers.admin.app('PUT', `/api/v1/admin/seasons/${id}`, { body: { scoring: 'absolute' } });
+    const absolute = await t.browsers.admin.app('PUT', `/api/v1/admin/seasons/${id}`, {
+      body: { scoring: 'absolute' },
+    });
     expect(absolute.statusCode, absolute.body).toBe(200);
     expect(absolute.json().data.scoring).toBe('absolute');
     expect(await reads()).toEqual({
@@ -379,9 +389,9 @@ describe(`PUT /admin/seasons/{season} scoring, reads cached (${DB_KIND})`, () =>
       history: 10_100,
     });
 
-    expect((await t.browsers.admin.app('PUT', '/api/v1/admin/seasons/gains', { body: { scoring: 'gains' } })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await t.browsers.admin.app('PUT', '/api/v1/admin/seasons/gains', { body: { scoring: 'gains' } })).statusCode,
+    ).toBe(200);
     expect(await reads()).toEqual(gains);
   });
 });
