@@ -294,6 +294,22 @@ TABLE seasons
   index CREATE UNIQUE INDEX seasons_pkey ON public.seasons USING btree (id)
   index CREATE UNIQUE INDEX seasons_workspace_id_slug_key ON public.seasons USING btree (workspace_id, slug)
 
+TABLE server_stat_history
+  column player_id uuid NOT NULL
+  column season_id uuid NOT NULL
+  column stat_id uuid NOT NULL
+  column server_id uuid NOT NULL
+  column at timestamp with time zone NOT NULL
+  column value double precision NOT NULL
+  column gain double precision
+  constraint server_stat_history_pkey PRIMARY KEY (player_id, season_id, stat_id, server_id, at)
+  constraint server_stat_history_player_id_fkey FOREIGN KEY (player_id) REFERENCES players(id) ON DELETE CASCADE
+  constraint server_stat_history_season_id_fkey FOREIGN KEY (season_id) REFERENCES seasons(id) ON DELETE CASCADE
+  constraint server_stat_history_server_id_fkey FOREIGN KEY (server_id) REFERENCES servers(id) ON DELETE CASCADE
+  constraint server_stat_history_stat_id_fkey FOREIGN KEY (stat_id) REFERENCES stat_definitions(id) ON DELETE CASCADE
+  index CREATE INDEX server_stat_history_at_idx ON public.server_stat_history USING btree (at)
+  index CREATE UNIQUE INDEX server_stat_history_pkey ON public.server_stat_history USING btree (player_id, season_id, stat_id, server_id, at)
+
 TABLE server_stats
   column season_id uuid NOT NULL
   column server_id uuid NOT NULL
@@ -307,6 +323,7 @@ TABLE server_stats
   column updated_at timestamp with time zone NOT NULL
   column replaced_value double precision
   column replaced_gain double precision
+  column replaced_observed_at timestamp with time zone
   constraint server_stats_pkey PRIMARY KEY (season_id, server_id, stat_id, player_id)
   constraint server_stats_player_id_fkey FOREIGN KEY (player_id) REFERENCES players(id) ON DELETE CASCADE
   constraint server_stats_season_id_fkey FOREIGN KEY (season_id) REFERENCES seasons(id) ON DELETE CASCADE

@@ -120,21 +120,25 @@ afterAll(async () => {
 });
 
 describe(`history with server= (${DB_KIND})`, () => {
-  it("is the network's history for a player with values on that server only, and the current value once another server has one", async () => {
+  it("is that server's history, and a restricted key's the sum of its servers' histories", async () => {
     const p = freshUuid();
     const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
-    await upload(p, MAIN, [{ key: SAND, value: 100 }], undefined, hoursAgo(3));
-    await upload(p, MAIN, [{ key: SAND, value: 150 }], undefined, hoursAgo(2));
-    await upload(p, MAIN, [{ key: SAND, value: 175 }]);
-    const main = await points(site, p, `season=s1&server=${t.serverId}`, SAND);
-    expect(main).toEqual([100, 150, 175]);
-    expect(await points(site, p, 'season=s1', SAND)).toEqual(main);
-    // A key restricted to the other server: nothing of that server.
+    await upload(p, MAIN, [{ key: SAND, value: 100 }], undefined, hoursAgo(4));
+    await upload(p, MAIN, [{ key: SAND, value: 150 }], undefined, hoursAgo(3));
+    // On one server only: its history is the network's.
+    expect(await points(site, p, `season=s1&server=${t.serverId}`, SAND)).toEqual([100, 150]);
     expect(await points(creativeOnly, p, 'season=s1', SAND)).toEqual([]);
-    await upload(p, CREATIVE, [{ key: SAND, value: 5 }]);
-    expect(await points(site, p, 'season=s1', SAND)).toEqual([100, 150, 180]);
-    expect(await points(site, p, `season=s1&server=${t.serverId}`, SAND)).toEqual([175]);
-    expect(await points(creativeOnly, p, 'season=s1', SAND)).toEqual([5]);
+    await upload(p, CREATIVE, [{ key: SAND, value: 5 }], undefined, hoursAgo(2));
+    await upload(p, CREATIVE, [{ key: SAND, value: 7 }], undefined, hoursAgo(1));
+    await upload(p, MAIN, [{ key: SAND, value: 175 }], undefined, hoursAgo(0));
+    expect(await points(site, p, 'season=s1', SAND)).toEqual([100, 150, 155, 157, 182]);
+    // Each server's own history, though the other server's values came between its points.
+    expect(await points(site, p, `season=s1&server=${t.serverId}`, SAND)).toEqual([100, 150, 175]);
+    expect(await points(site, p, `season=s1&server=${second}`, SAND)).toEqual([5, 7]);
+    expect(await points(creativeOnly, p, 'season=s1', SAND)).toEqual([5, 7]);
+    await upload(p, CREATIVE, [{ key: SAND, value: 9 }], undefined, hoursAgo(0));
+    expect(await points(site, p, `season=s1&server=${second}`, SAND)).toEqual([5, 7, 9]);
+    expect(await points(site, p, 'season=s1', SAND)).toEqual([100, 150, 155, 157, 184]);
   });
 });
 
@@ -344,6 +348,7 @@ describe(`PUT /admin/seasons/{season} scoring, reads cached (${DB_KIND})`, () =>
       stats: await statValue(site, a, 'season=gains', STONE),
       server: await statValue(site, b, `season=gains&server=${second}`, STONE),
       history: await lastPoint(site, a, 'season=gains', STONE),
+      serverHistory: await lastPoint(site, b, `season=gains&server=${second}`, STONE),
     });
     const gains = {
       board: [
@@ -362,6 +367,7 @@ describe(`PUT /admin/seasons/{season} scoring, reads cached (${DB_KIND})`, () =>
       stats: 50,
       server: 3,
       history: 50,
+      serverHistory: 3,
     };
     expect(await reads()).toEqual(gains);
 
@@ -387,6 +393,7 @@ describe(`PUT /admin/seasons/{season} scoring, reads cached (${DB_KIND})`, () =>
       stats: 10_100,
       server: 8,
       history: 10_100,
+      serverHistory: 8,
     });
 
     expect(

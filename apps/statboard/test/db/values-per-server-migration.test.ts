@@ -82,8 +82,9 @@ beforeAll(async () => {
     ALTER TABLE player_stats DROP COLUMN gain;
     ALTER TABLE player_stats DROP COLUMN replaced_gain;
     ALTER TABLE stat_history DROP COLUMN gain;
+    DROP TABLE server_stat_history;
     DROP TABLE server_stats;
-    DELETE FROM schema_migrations WHERE name = '0017_values_per_server.sql';
+    DELETE FROM schema_migrations WHERE name IN ('0017_values_per_server.sql', '0025_server_history.sql');
   `);
 
   const play = await stat(net.id, 'minecraft.custom:minecraft.play_time');
@@ -115,7 +116,8 @@ beforeAll(async () => {
   ids.r = await player(none.id, 'Nowhere');
   await value(ids.noneSeason, noneStat, ids.r, 9, '2026-03-01T00:00:00Z');
 
-  expect((await migrate(db)).applied).toEqual(['0017_values_per_server.sql']);
+  // 0025 (history per server) alters server_stats, which 0017 creates.
+  expect((await migrate(db)).applied).toEqual(['0017_values_per_server.sql', '0025_server_history.sql']);
 });
 
 afterAll(() => t?.drop());

@@ -38,52 +38,21 @@ export async function readHistory(
     interval: Interval;
     /** `value`, or `gain` for a season that counts gains. */
     column?: 'value' | 'gain';
-    /**
-     * Null: the network totals (history is kept for them); else only these servers' values, summed: their history
-     * when no other server holds a value of the statistic, else their current values alone.
-     */
+    /** Null: the network totals; else only these servers' values, summed (see `readServersHistory`). */
     servers?: readonly string[] | null;
   },
 ): Promise<HistoryRead | null> {
+  if (q.servers) return readServersHistory(db, { ...q, servers: q.servers });
   const c = q.column ?? 'value';
   const point = c === 'gain' ? 'coalesce(gain, value)' : 'value';
-  const servers = q.servers ?? null;
-  // The current value: the network row, or the sum of the servers' rows (observed at the latest of them).
-  const current =
-    servers === null
-      ? `SELECT observed_at, ${c} AS value FROM player_stats
-         WHERE season_id = $3 AND stat_id = $4 AND player_id = (SELECT id FROM p)`
-      : `SELECT max(observed_at) AS observed_at, sum(${c}) AS value FROM server_stats
-         WHERE season_id = $3 AND stat_id = $4 AND player_id = (SELECT id FROM p) AND server_id = ANY($8::uuid[])
-         HAVING count(*) > 0`;
-  // History points are the network's. They are these servers' history too when no other server holds a value of
-  // the statistic (one server, or a player who plays on these servers only); else a read of some servers shows
-  // their current value alone.
-  const ofPlayer = (range: string) =>
-    `player_id = (SELECT id FROM p) AND season_id = $3 AND stat_id = $4 AND ${range}${
-      servers === null
-        ? ''
-        : ` AND EXISTS (SELECT 1 FROM cur) AND NOT EXISTS (SELECT 1 FROM server_stats o
-             WHERE o.player_id = (SELECT id FROM p) AND o.season_id = $3 AND o.stat_id = $4
-               AND o.server_id <> ALL($8::uuid[]))`
-    }`;
-  const next =
-    servers === null
-      ? `least(
-           (SELECT min(at) FROM stat_history WHERE ${ofPlayer('at >= $6')}),
-           (SELECT observed_at FROM cur WHERE observed_at >= $6))`
-      : 'NULL::timestamptz';
-  const rows = await db.query<
-    PlayerRow & {
-      before: number | null;
-      bucket_at: string[] | null;
-      bucket_values: number[] | null;
-      next: Date | null;
-    }
-  >(
+  const ofPlayer = (range: string) => `player_id = (SELECT id FROM p) AND season_id = $3 AND stat_id = $4 AND ${range}`;
+  const rows = await db.query<HistoryRow>(
     `WITH p AS (
        SELECT id, uuid, username, public FROM players WHERE workspace_id = $1 AND uuid = $2
-     ), cur AS (${current}), points AS (
+     ), cur AS (
+       SELECT observed_at, ${c} AS value FROM player_stats
+       WHERE season_id = $3 AND stat_id = $4 AND player_id = (SELECT id FROM p)
+     ), points AS (
        SELECT at, ${point} AS value, 0 AS src FROM stat_history WHERE ${ofPlayer('at >= $5 AND at < $6')}
        UNION ALL
        SELECT date_trunc('hour', observed_at, 'UTC'), value, 1 FROM cur WHERE observed_at >= $5 AND observed_at < $6
@@ -99,11 +68,85 @@ export async function readHistory(
      SELECT p.id, p.uuid, p.username, p.public, (SELECT value FROM before) AS before,
        (SELECT array_agg(${isoText('b')} ORDER BY b) FROM buckets) AS bucket_at,
        (SELECT array_agg(value ORDER BY b) FROM buckets) AS bucket_values,
-       ${next} AS next
+       least(
+         (SELECT min(at) FROM stat_history WHERE ${ofPlayer('at >= $6')}),
+         (SELECT observed_at FROM cur WHERE observed_at >= $6)) AS next
      FROM p`,
-    [q.workspaceId, q.uuid, q.seasonId, q.statId, q.from, q.to, q.interval, ...(servers === null ? [] : [servers])],
+    [q.workspaceId, q.uuid, q.seasonId, q.statId, q.from, q.to, q.interval],
   );
-  const r = rows[0];
+  return toHistoryRead(rows[0]);
+}
+
+/**
+ * `readHistory` of some servers' values, summed (`server=`, a key restricted to servers), in one statement. When no
+ * other server holds a value of the statistic (one server, or a player who plays on these servers only), their
+ * history is the network's (kept since before values were kept per server); else each server's history
+ * (`server_stat_history`) and current value, and at the end of each bucket the sum of each server's last value up
+ * to it. `next` is always null: these answers are never kept.
+ */
+async function readServersHistory(
+  db: Queryable,
+  q: Parameters<typeof readHistory>[1] & { servers: readonly string[] },
+): Promise<HistoryRead | null> {
+  const c = q.column ?? 'value';
+  const point = c === 'gain' ? 'coalesce(gain, value)' : 'value';
+  const ofPlayer = 'player_id = (SELECT id FROM p) AND season_id = $3 AND stat_id = $4 AND at < $6';
+  const rows = await db.query<HistoryRow>(
+    `WITH p AS (
+       SELECT id, uuid, username, public FROM players WHERE workspace_id = $1 AND uuid = $2
+     ), sv AS (
+       SELECT server_id, observed_at, ${c} AS value FROM server_stats
+       WHERE season_id = $3 AND stat_id = $4 AND player_id = (SELECT id FROM p) AND server_id = ANY($8::uuid[])
+     ), alone AS (
+       SELECT EXISTS (SELECT 1 FROM sv) AND NOT EXISTS (
+         SELECT 1 FROM server_stats o WHERE o.player_id = (SELECT id FROM p) AND o.season_id = $3 AND o.stat_id = $4
+           AND o.server_id <> ALL($8::uuid[])) AS v
+     ), points AS (
+       -- Series s: the network's (null) when alone, else each server's; src 1: a current value.
+       SELECT NULL::uuid AS s, at, ${point} AS value, 0 AS src FROM stat_history
+       WHERE (SELECT v FROM alone) AND ${ofPlayer}
+       UNION ALL
+       SELECT NULL::uuid, max(date_trunc('hour', observed_at, 'UTC')), sum(value), 1 FROM sv
+       WHERE (SELECT v FROM alone) AND observed_at < $6 HAVING count(*) > 0
+       UNION ALL
+       SELECT server_id, at, ${point}, 0 FROM server_stat_history
+       WHERE NOT (SELECT v FROM alone) AND server_id = ANY($8::uuid[]) AND ${ofPlayer}
+       UNION ALL
+       SELECT server_id, date_trunc('hour', observed_at, 'UTC'), value, 1 FROM sv
+       WHERE NOT (SELECT v FROM alone) AND observed_at < $6
+     ), per AS (
+       -- Each series' value at the end of each bucket it has a point in (those before from: one bucket, -infinity).
+       SELECT DISTINCT ON (s, b) s, b, value FROM (
+         SELECT s, CASE WHEN at < $5 THEN '-infinity'::timestamptz ELSE date_trunc($7, at, 'UTC') END AS b, value, src,
+           at
+         FROM points
+       ) x
+       ORDER BY s, b, src DESC, at DESC
+     ), sums AS (
+       SELECT k.b, sum(l.value) AS value
+       FROM (SELECT DISTINCT b FROM per) k
+       CROSS JOIN LATERAL (SELECT DISTINCT ON (s) value FROM per WHERE per.b <= k.b ORDER BY s, b DESC) l
+       GROUP BY k.b
+     )
+     SELECT p.id, p.uuid, p.username, p.public,
+       (SELECT value FROM sums WHERE b = '-infinity'::timestamptz) AS before,
+       (SELECT array_agg(${isoText('b')} ORDER BY b) FROM sums WHERE b > '-infinity'::timestamptz) AS bucket_at,
+       (SELECT array_agg(value ORDER BY b) FROM sums WHERE b > '-infinity'::timestamptz) AS bucket_values,
+       NULL::timestamptz AS next
+     FROM p`,
+    [q.workspaceId, q.uuid, q.seasonId, q.statId, q.from, q.to, q.interval, q.servers],
+  );
+  return toHistoryRead(rows[0]);
+}
+
+type HistoryRow = PlayerRow & {
+  before: number | null;
+  bucket_at: string[] | null;
+  bucket_values: number[] | null;
+  next: Date | null;
+};
+
+function toHistoryRead(r: HistoryRow | undefined): HistoryRead | null {
   if (!r) return null;
   return {
     player: { id: r.id, uuid: r.uuid, username: r.username, public: r.public },
@@ -124,13 +167,20 @@ export async function setFoldedUntil(tx: Queryable, until: Date): Promise<void> 
   await tx.query('UPDATE stat_history_fold SET folded_until = $1', [until]);
 }
 
-/** The first point at or after `from` (where the next fold starts), or null. */
+/** The first point (the network's or a server's) at or after `from` (where the next fold starts), or null. */
 export async function firstPointFrom(db: Queryable, from: Date): Promise<Date | null> {
-  const rows = await db.query<{ at: Date }>('SELECT at FROM stat_history WHERE at >= $1 ORDER BY at LIMIT 1', [from]);
+  const rows = await db.query<{ at: Date | null }>(
+    `SELECT least((SELECT at FROM stat_history WHERE at >= $1 ORDER BY at LIMIT 1),
+       (SELECT at FROM server_stat_history WHERE at >= $1 ORDER BY at LIMIT 1)) AS at`,
+    [from],
+  );
   return rows[0]?.at ?? null;
 }
 
-/** Keeps only the last point of each (player, season, statistic, UTC day) in [from, to); returns how many went. */
+/**
+ * Keeps only the last point of each (player, season, statistic, UTC day) in [from, to), of the network's history
+ * and of each server's; returns how many went.
+ */
 export async function foldDays(tx: Queryable, from: Date, to: Date): Promise<number> {
   const rows = await tx.query<{ n: number }>(
     `WITH last AS (
@@ -142,8 +192,18 @@ export async function foldDays(tx: Queryable, from: Date, to: Date): Promise<num
        WHERE h.at >= $1 AND h.at < $2 AND h.player_id = l.player_id AND h.season_id = l.season_id
          AND h.stat_id = l.stat_id AND date_trunc('day', h.at, 'UTC') = l.day AND h.at < l.at
        RETURNING 1
+     ), server_last AS (
+       SELECT player_id, season_id, stat_id, server_id, date_trunc('day', at, 'UTC') AS day, max(at) AS at
+       FROM server_stat_history WHERE at >= $1 AND at < $2
+       GROUP BY 1, 2, 3, 4, 5
+     ), server_gone AS (
+       DELETE FROM server_stat_history h USING server_last l
+       WHERE h.at >= $1 AND h.at < $2 AND h.player_id = l.player_id AND h.season_id = l.season_id
+         AND h.stat_id = l.stat_id AND h.server_id = l.server_id AND date_trunc('day', h.at, 'UTC') = l.day
+         AND h.at < l.at
+       RETURNING 1
      )
-     SELECT count(*)::int AS n FROM gone`,
+     SELECT ((SELECT count(*) FROM gone) + (SELECT count(*) FROM server_gone))::int AS n`,
     [from, to],
   );
   return rows[0]?.n ?? 0;

@@ -1,6 +1,6 @@
 import { numberArray, textArray, timestampArray, uuidArray } from '#src/db/array-literal.ts';
 import type { Queryable } from '#src/db/types.ts';
-import { historyInsert, networkValueUpsert, serverValueUpsert } from '#src/modules/ingest/repo.ts';
+import { historyInsert, networkValueUpsert, serverHistoryInsert, serverValueUpsert } from '#src/modules/ingest/repo.ts';
 
 /** One statistics file: a player's values as observed at the file's modification time. */
 export interface ImportedFile {
@@ -13,7 +13,7 @@ export interface ImportedFile {
 
 /**
  * Writes files' values (a server's) in ONE statement with the rules of ingest (`serverValueUpsert`,
- * `networkValueUpsert`, `historyInsert`): a value
+ * `networkValueUpsert`, `historyInsert`, `serverHistoryInsert`): a value
  * observed later than the file is never overwritten, and a file imported twice changes nothing. A new player
  * is first seen at its file's time; an imported value's `updated_at` (the leaderboard's tie-break) is that time
  * too. Returns how many values were stored or changed.
@@ -61,6 +61,8 @@ export async function importFiles(
        ${networkValueUpsert(history)}
      ), history_rows AS (
        ${historyInsert(history)}
+     ), server_history_rows AS (
+       ${serverHistoryInsert(history)}
      )
      SELECT count(*)::int AS n FROM stat_rows`,
     [

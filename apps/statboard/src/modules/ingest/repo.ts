@@ -118,11 +118,12 @@ export function serverValueUpsert(rows: string): string {
          observed_at = excluded.observed_at,
          updated_at = CASE WHEN cur.value = excluded.value THEN cur.updated_at ELSE excluded.updated_at END,
          replaced_value = cur.value,
-         replaced_gain = cur.gain
+         replaced_gain = cur.gain,
+         replaced_observed_at = cur.observed_at
        WHERE cur.observed_at <= excluded.observed_at
          AND (cur.value <> excluded.value OR cur.observed_at < excluded.observed_at)
        RETURNING season_id, server_id, stat_id, player_id, value, gain, observed_at, updated_at, replaced_value,
-         replaced_gain`;
+         replaced_gain, replaced_observed_at`;
 }
 
 /**
@@ -180,6 +181,24 @@ export function historyInsert(history: boolean): string {
        WHERE replaced_observed_at IS NOT NULL
          AND date_trunc('hour', replaced_observed_at, 'UTC') < date_trunc('hour', observed_at, 'UTC')
        ON CONFLICT (player_id, season_id, stat_id, at) DO UPDATE SET value = excluded.value, gain = excluded.gain
+       RETURNING 1`;
+}
+
+/**
+ * Each server's history (`server_stat_history`), as `historyInsert` keeps the network's: a CTE after `server_rows`
+ * (`serverValueUpsert`). When a server's value moves to a later hour (UTC), the value it replaced becomes that
+ * hour's point. Without `history`, nothing.
+ */
+export function serverHistoryInsert(history: boolean): string {
+  if (!history) return 'SELECT 1';
+  return `INSERT INTO server_stat_history (player_id, season_id, stat_id, server_id, at, value, gain)
+       SELECT player_id, season_id, stat_id, server_id, date_trunc('hour', replaced_observed_at, 'UTC'), replaced_value,
+         replaced_gain
+       FROM server_rows
+       WHERE replaced_observed_at IS NOT NULL
+         AND date_trunc('hour', replaced_observed_at, 'UTC') < date_trunc('hour', observed_at, 'UTC')
+       ON CONFLICT (player_id, season_id, stat_id, server_id, at) DO UPDATE SET value = excluded.value,
+         gain = excluded.gain
        RETURNING 1`;
 }
 
@@ -278,6 +297,8 @@ export async function writeGroup(
        ${networkValueUpsert(history, leaders, movedParam > 0)}
      ), history_rows AS (
        ${historyInsert(history)}
+     ), server_history_rows AS (
+       ${serverHistoryInsert(history)}
      ), session_rows AS (
        INSERT INTO game_sessions (workspace_id, player_id, session_id, server_id, season_id, mod_version, game_version,
          loader_version, started_at, last_seen_at, ended_at)

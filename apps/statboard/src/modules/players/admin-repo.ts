@@ -111,7 +111,7 @@ export async function setPublic(db: Queryable, id: string, isPublic: boolean): P
 export interface RemovedValues {
   /** Values removed, one per (season, server, statistic): every server's, or with a server that server's. */
   values: number;
-  /** Points of `stat_history` removed. */
+  /** Points of history removed: the network's (`stat_history`) and the servers' (`server_stat_history`). */
   history: number;
   /** Statistics whose value was removed (ids), for the caches. */
   statIds: string[];
@@ -132,8 +132,8 @@ export async function findStatId(db: Queryable, workspaceId: string, key: string
  *
  * Without `serverId`: the network values and every server's values behind them. With it: that server's values;
  * each network value loses that server's share (value and gain), and goes, history included, when no other
- * server holds a value of it. History points are the network's, so those of a value other servers still hold
- * stay. `values` counts the values removed as they are kept, per server (a network value that no server's value
+ * server holds a value of it, and that server's history with them. The network's history points of a value other
+ * servers still hold stay (they are sums). `values` counts the values removed as they are kept, per server (a network value that no server's value
  * stands behind, written before values were kept per server, counts as one).
  */
 export async function removeValues(
@@ -144,6 +144,11 @@ export async function removeValues(
   const verified = `verified AS (
        DELETE FROM verified_stats WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3::uuid)
          AND ($4::uuid IS NULL OR server_id = $4::uuid)
+       RETURNING 1
+     )`;
+  const serverHistory = `server_history AS (
+       DELETE FROM server_stat_history WHERE player_id = $1 AND season_id = $2
+         AND ($3::uuid IS NULL OR stat_id = $3::uuid) AND ($4::uuid IS NULL OR server_id = $4::uuid)
        RETURNING 1
      )`;
   const rows = await db.query<{ stat_ids: string[] | null; values: number; history: number }>(
@@ -157,13 +162,14 @@ export async function removeValues(
          ), history AS (
            DELETE FROM stat_history WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3::uuid)
            RETURNING 1
-         ), ${verified}
+         ), ${serverHistory}, ${verified}
          -- Each server's value, and a network value that no server's value stood behind (written before values
          -- were kept per server).
          SELECT (SELECT array_agg(stat_id) FROM removed) AS stat_ids,
            ((SELECT count(*) FROM servers)
              + (SELECT count(*) FROM removed r WHERE r.stat_id NOT IN (SELECT stat_id FROM servers)))::int AS values,
-           (SELECT count(*) FROM history)::int AS history, (SELECT count(*) FROM verified) AS verified`
+           ((SELECT count(*) FROM history) + (SELECT count(*) FROM server_history))::int AS history,
+           (SELECT count(*) FROM verified) AS verified`
       : `WITH removed AS (
            DELETE FROM server_stats WHERE player_id = $1 AND season_id = $2 AND ($3::uuid IS NULL OR stat_id = $3::uuid)
              AND server_id = $4::uuid
@@ -188,9 +194,10 @@ export async function removeValues(
            DELETE FROM stat_history h USING others x
            WHERE x.n = 0 AND h.player_id = $1 AND h.season_id = $2 AND h.stat_id = x.stat_id
            RETURNING 1
-         ), ${verified}
+         ), ${serverHistory}, ${verified}
          SELECT (SELECT array_agg(stat_id) FROM removed) AS stat_ids, (SELECT count(*) FROM removed)::int AS values,
-           (SELECT count(*) FROM history)::int AS history, (SELECT count(*) FROM gone) AS gone,
+           ((SELECT count(*) FROM history) + (SELECT count(*) FROM server_history))::int AS history,
+           (SELECT count(*) FROM gone) AS gone,
            (SELECT count(*) FROM reduced) AS reduced, (SELECT count(*) FROM verified) AS verified`,
     params,
   );
