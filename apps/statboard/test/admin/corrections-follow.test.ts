@@ -225,6 +225,14 @@ describe(`DELETE /admin/players/{player}/stats with two servers, reads cached ($
 describe(`DELETE /admin/players/{player} of a player on two servers, reads cached (${DB_KIND})`, () => {
   it("erases both servers' values: every board, rank and read forgets the player and their name", async () => {
     const p = freshUuid();
+    // An earlier hour's value first: the player has history, the network's and the server's.
+    await upload(
+      p,
+      MAIN,
+      [{ key: STONE, value: 6_500 }],
+      'TwoServers',
+      new Date(Date.now() - 2 * 3_600_000).toISOString(),
+    );
     await upload(p, MAIN, [{ key: STONE, value: 7_000 }], 'TwoServers');
     await upload(p, CREATIVE, [{ key: STONE, value: 6_000 }], 'TwoServers');
     const q = `season=s1&stat=${encodeURIComponent(STONE)}`;
@@ -234,6 +242,19 @@ describe(`DELETE /admin/players/{player} of a player on two servers, reads cache
     expect((await board(creativeOnly, q))[0]).toEqual([p, 6_000]);
     expect((await rank(creativeOnly, `${q}&player=${p}`)).statusCode).toBe(200);
     expect((await get(site, '/api/v1/players?username=TwoServers')).json().data).toHaveLength(1);
+
+    const [row] = await w.db.db.query<{ id: string }>('SELECT id FROM players WHERE uuid = $1', [p]);
+    const rowsOf = async () =>
+      (
+        await w.db.db.query<{ n: number }>(
+          `SELECT ((SELECT count(*) FROM server_stats WHERE player_id = $1)
+             + (SELECT count(*) FROM server_stat_history WHERE player_id = $1)
+             + (SELECT count(*) FROM stat_history WHERE player_id = $1)
+             + (SELECT count(*) FROM players WHERE id = $1))::int AS n`,
+          [row!.id],
+        )
+      )[0]!.n;
+    expect(await rowsOf()).toBe(5);
 
     expect((await t.browsers.owner.app('DELETE', `/api/v1/admin/players/${p}`)).statusCode).toBe(204);
 
@@ -250,12 +271,7 @@ describe(`DELETE /admin/players/{player} of a player on two servers, reads cache
     expectError(await get(site, `/api/v1/players/${p}/stats?season=s1&server=${second}`), 404, 'NOT_FOUND');
     expectError(await get(site, `/api/v1/players/${p}`), 404, 'NOT_FOUND');
     expect((await get(site, '/api/v1/players?username=TwoServers')).json().data).toEqual([]);
-    const [left] = await w.db.db.query<{ n: number }>(
-      `SELECT ((SELECT count(*) FROM server_stats s JOIN players x ON x.id = s.player_id WHERE x.uuid = $1)
-        + (SELECT count(*) FROM players WHERE uuid = $1))::int AS n`,
-      [p],
-    );
-    expect(left!.n).toBe(0);
+    expect(await rowsOf()).toBe(0);
   });
 });
 

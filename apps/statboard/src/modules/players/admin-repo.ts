@@ -130,11 +130,11 @@ export async function findStatId(db: Queryable, workspaceId: string, key: string
  * Removes a player's values of one season (of one statistic when `statId` is given) with their history and the
  * verified values they were compared with, in one statement.
  *
- * Without `serverId`: the network values and every server's values behind them. With it: that server's values;
- * each network value loses that server's share (value and gain), and goes, history included, when no other
- * server holds a value of it, and that server's history with them. The network's history points of a value other
- * servers still hold stay (they are sums). `values` counts the values removed as they are kept, per server (a network value that no server's value
- * stands behind, written before values were kept per server, counts as one).
+ * Without `serverId`: the network values and every server's values behind them, with all their history. With it:
+ * that server's values and history; each network value loses that server's share (value and gain), and goes,
+ * history included, when no other server holds a value of it. The network's history points of a value other
+ * servers still hold stay (they are sums). `values` counts the values removed as they are kept, per server (a
+ * network value that no server's value stands behind, written before values were kept per server, counts as one).
  */
 export async function removeValues(
   db: Queryable,
