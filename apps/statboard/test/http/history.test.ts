@@ -167,8 +167,8 @@ describe('retention', () => {
       }
     }
     await observe(999, '2026-10-01T00:00:00Z', player);
-    const rows = () =>
-      sql(ctx, 'SELECT h.at FROM stat_history h JOIN players p ON p.id = h.player_id WHERE p.uuid = $1 ORDER BY at', [
+    const rows = (table = 'stat_history') =>
+      sql(ctx, `SELECT h.at FROM ${table} h JOIN players p ON p.id = h.player_id WHERE p.uuid = $1 ORDER BY at`, [
         player,
       ]);
     const days = async () =>
@@ -180,6 +180,8 @@ describe('retention', () => {
         )
       ).json() as History;
     expect(await rows()).toHaveLength(20);
+    // The server's own history (for reads with server=) has the same points.
+    expect(await rows('server_stat_history')).toEqual(await rows());
     const before = await days();
     expect(before.points.map((p) => p.value)).toEqual([9, 109]);
     const now = Date.UTC(2026, 9, 2);
@@ -190,6 +192,7 @@ describe('retention', () => {
       new Date(base + 9 * 3_600_000).toISOString(),
       new Date(base + 86_400_000 + 9 * 3_600_000).toISOString(),
     ]);
+    expect(await rows('server_stat_history')).toEqual(left);
     expect(await days()).toEqual(before);
     // Nothing left to fold: the next run does nothing.
     expect(await foldHistory(ctx.db, 400, now)).toEqual({ days: 0, points: 0 });
