@@ -246,7 +246,14 @@ function writerItem(ws: BenchWorkspace, p: BenchPlayer, n: number): IngestItem {
 }
 
 /** Tables one batch writes (ingest/repo.ts `writeGroup`). */
-const WRITTEN_TABLES = ['server_stats', 'player_stats', 'stat_history', 'players', 'game_sessions'];
+const WRITTEN_TABLES = [
+  'server_stats',
+  'player_stats',
+  'stat_history',
+  'server_stat_history',
+  'players',
+  'game_sessions',
+];
 
 type AnatomyRead = Omit<Anatomy, 'batches' | 'values'>;
 
