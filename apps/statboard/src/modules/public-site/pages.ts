@@ -363,8 +363,8 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
         if (r) ranks.set(stat, { rank: r.entry.rank, total: r.total });
       }),
     );
-    // The player's address, escaped twice where the page has always written it so (the form, other seasons).
-    const link = h(playerLink(ctx, username));
+    // The player's address, for HTML (escaped once: a name with `'` must still lead to its page).
+    const link = playerLink(ctx, username);
     const seasonQuery = h(`?season=${encodeURIComponent(season.slug)}`);
     const chartKey =
       statRef && stats.has(statRef) ? statRef : (ranked[0] ?? (stats.size ? stats.keys().next().value! : null));
