@@ -292,6 +292,10 @@ describe('every page of the public site', () => {
       expect(res.body, p.path).not.toMatch(/<b>|<"&'>|Club <|<1>/);
       expect(res.body, p.path).not.toContain("O'Ne");
     }
+    const search = await page(`${base}/players?q=${encodeURIComponent('<b>O')}`);
+    expect(search.body).not.toContain('<b>');
+    expect(search.body).toContain(`value="&lt;b&gt;O"`);
+    expect(search.body).toContain(`>${tricky}</a>`);
     const player = await page(`${base}/players/${TRICKY.uuid}`);
     expect(player.body).toContain(`<h1>${tricky}</h1>`);
     expect(meta(player.body, 'property', 'og:description')).toContain(`${TRICKY.username} in ${SEASON_2}`);
@@ -325,11 +329,16 @@ describe('the 404 page', () => {
       `/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?theme=blue`,
       `/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?season=nope`,
       `/leaderboards/${encodeURIComponent(PLAY_TIME)}?page=abc`,
+      '/players?page=3',
+      '/players?q=Player_0&page=2',
     ]) {
       const res = await page(`${base}${path}`);
       expect(res.statusCode, path).toBe(404);
       expect(res.body, path).toBe(missing.body);
     }
+    const list = await page(`${base}/players?page=2`);
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain('>Player_59</a>');
     const embed = await page(`${base}/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?limit=25&theme=light`);
     expect(embed.statusCode).toBe(200);
     expect(embed.headers['content-security-policy']).toContain('frame-ancestors *');

@@ -295,7 +295,8 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
     const found = await read<PlayerPage>(() =>
       this.s.players.listJson(ctx.key, { ...(q ? { search: q } : {}), page: pageNo, perPage: BOARD_PAGE_SIZE }),
     );
-    if (!found) return null;
+    // Past the last page: the 404 page, as a leaderboard's.
+    if (!found || (found.data.length === 0 && pageNo > 1)) return null;
     const items = found.data
       .map((p) => `<li><a href="${playerLink(ctx, p.username)}">${h(p.username)}</a></li>`)
       .join('');
