@@ -68,7 +68,9 @@ interface Entry {
 /** A board's rows as the page shows them: rank, the name as written in HTML, the formatted value. */
 function rows(html: string): [number, string, string][] {
   return [
-    ...html.matchAll(/<tr><td class="r">(\d+)<\/td><td><a href="[^"]*"[^>]*>([^<]*)<\/a><\/td><td class="n">([^<]*)<\/td>/g),
+    ...html.matchAll(
+      /<tr><td class="r">(\d+)<\/td><td><a href="[^"]*"[^>]*>([^<]*)<\/a><\/td><td class="n">([^<]*)<\/td>/g,
+    ),
   ].map((m) => [Number(m[1]), m[2]!, m[3]!]);
 }
 
@@ -77,7 +79,7 @@ function expected(entries: Entry[], unit: 'ticks' | 'cm'): [number, string, stri
 }
 
 /** The text of an attribute or element, as a browser reads it. */
-function unescape(html: string): string {
+function htmlText(html: string): string {
   return html
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
@@ -88,7 +90,7 @@ function unescape(html: string): string {
 
 function meta(html: string, attr: 'name' | 'property', name: string): string | null {
   const m = new RegExp(`<meta ${attr}="${name}" content="([^"]*)">`).exec(html);
-  return m ? unescape(m[1]!) : null;
+  return m ? htmlText(m[1]!) : null;
 }
 
 beforeAll(async () => {
@@ -263,7 +265,7 @@ describe('every page of the public site', () => {
       const res = await page(`${base}${p.path}`);
       expect(res.statusCode, p.path).toBe(200);
       const title = /<title>([^<]*)<\/title>/.exec(res.body)?.[1];
-      expect(unescape(title ?? ''), p.path).toBe(p.title);
+      expect(htmlText(title ?? ''), p.path).toBe(p.title);
       expect(meta(res.body, 'property', 'og:title'), p.path).toBe(p.title);
       const description = meta(res.body, 'name', 'description');
       expect(description, p.path).toBeTruthy();
@@ -312,7 +314,7 @@ describe('every page of the public site', () => {
     ].filter((l) => l.includes('/players/'));
     expect(links.length).toBeGreaterThanOrEqual(2);
     for (const link of links) {
-      const res = await page(unescape(link));
+      const res = await page(htmlText(link));
       expect(res.statusCode, link).toBe(200);
       expect(res.body, link).toContain(`<h1>${escapeHtml(TRICKY.username)}</h1>`);
     }
