@@ -203,7 +203,8 @@ export class IngestService {
         },
         stats: written.stats,
         events,
-        fromClient: true,
+        // New statistics of client keys count against the day's limit; an integration key's (an operator's tool) do not.
+        fromClient: key.type === 'client',
       },
       bytes,
     );
