@@ -288,6 +288,22 @@ describe('new statistics', () => {
   });
 });
 
+describe('new statistics of other uploads', () => {
+  it("are not counted against the client uploads' day: an integration key's batch, the agent's", async () => {
+    const integration = (
+      await w.services.keys.create(ACTOR, t.workspaceId, { name: 'tool', type: 'integration', scopes: ['ingest:write'] })
+    ).secret;
+    const p = randomUUID();
+    await upload(p, 'Tooled', [{ key: 'tool:made', value: 1 }], integration);
+    expect(await stored(p, 'tool:made')).toBe(1);
+    const rows = await w.db.db.query<{ from_client: boolean }>(
+      'SELECT from_client FROM stat_definitions WHERE workspace_id = $1 AND key = $2',
+      [t.workspaceId, 'tool:made'],
+    );
+    expect(rows).toEqual([{ from_client: false }]);
+  });
+});
+
 describe('review', () => {
   it('approve stores the held values still the newest (reads follow at once), reject discards; 409 when not open', async () => {
     const p = randomUUID();
