@@ -235,6 +235,53 @@ describe('first_sight', () => {
   });
 });
 
+describe('first_sight in a season that counts gains', () => {
+  it('ranks a newcomer by the gain it would count: none without an earlier value, else above it', async () => {
+    const ws = await w.services.workspaces.create(ACTOR, { name: 'Gains' });
+    await w.services.servers.create(ACTOR, ws.id, { hostname: 'mc.example.com', port: 25565 });
+    await w.services.seasons.create(ACTOR, ws.id, { name: 'One', slug: 'one', active: true });
+    const mod = (await w.services.keys.create(ACTOR, ws.id, { name: 'mod', type: 'client', scopes: ['ingest:write'] }))
+      .secret;
+    const key = 'minecraft.mined:minecraft.sand';
+    const [returning, modest, fresh] = [randomUUID(), randomUUID(), randomUUID()];
+    // Last season: two players known on the server.
+    await upload(returning, 'Returning', [{ key, value: 1_000_000 }], mod);
+    await upload(modest, 'Modest', [{ key, value: 1_000 }], mod);
+    await w.services.seasons.create(ACTOR, ws.id, { name: 'Two', slug: 'two', active: true, scoring: 'gains' });
+    // A board of 20 players who gained 1 to 20: the 10th gained 11.
+    for (let i = 0; i < 20; i++) {
+      const u = randomUUID();
+      await upload(u, `Gainer${i}`, [{ key, value: 5_000 }], mod);
+      await upload(u, `Gainer${i}`, [{ key, value: 5_001 + i }], mod);
+    }
+    // No earlier value: the first one is the baseline, a gain of 0, however large the value.
+    await upload(fresh, 'Fresh', [{ key, value: 2_000_000 }], mod);
+    // 5 above last season's value: not in the top 10.
+    await upload(modest, 'Modest', [{ key, value: 1_005 }], mod);
+    // 50 above last season's value: straight into the top 10.
+    await upload(returning, 'Returning', [{ key, value: 1_000_050 }], mod);
+    const held = await w.db.db.query<{ player_uuid: string; rule: string; value: number }>(
+      `SELECT r.player_uuid::text AS player_uuid, v.rule, v.value FROM review_items r
+       JOIN review_values v ON v.item_id = r.id WHERE r.workspace_id = $1`,
+      [ws.id],
+    );
+    expect(held).toEqual([{ player_uuid: returning, rule: 'first_sight', value: 1_000_050 }]);
+    const season = await w.db.db.query<{ id: string }>(
+      "SELECT id FROM seasons WHERE workspace_id = $1 AND slug = 'two'",
+      [ws.id],
+    );
+    const values = await w.db.db.query<{ uuid: string; value: number }>(
+      `SELECT p.uuid::text AS uuid, s.value FROM player_stats s JOIN players p ON p.id = s.player_id
+       WHERE s.season_id = $1 AND p.uuid = ANY($2::uuid[]) ORDER BY s.value`,
+      [season[0]!.id, `{${[returning, modest, fresh].join(',')}}`],
+    );
+    expect(values).toEqual([
+      { uuid: modest, value: 1_005 },
+      { uuid: fresh, value: 2_000_000 },
+    ]);
+  });
+});
+
 describe('rename', () => {
   it('lets a username change once, and holds a second change within 30 days', async () => {
     const p = randomUUID();
@@ -291,7 +338,11 @@ describe('new statistics', () => {
 describe('new statistics of other uploads', () => {
   it("are not counted against the client uploads' day: an integration key's batch, the agent's", async () => {
     const integration = (
-      await w.services.keys.create(ACTOR, t.workspaceId, { name: 'tool', type: 'integration', scopes: ['ingest:write'] })
+      await w.services.keys.create(ACTOR, t.workspaceId, {
+        name: 'tool',
+        type: 'integration',
+        scopes: ['ingest:write'],
+      })
     ).secret;
     const p = randomUUID();
     await upload(p, 'Tooled', [{ key: 'tool:made', value: 1 }], integration);
@@ -431,7 +482,7 @@ describe('review', () => {
     }
   });
 
-  it("erasing the player removes their review item: it is no longer listed, counted or decided", async () => {
+  it('erasing the player removes their review item: it is no longer listed, counted or decided', async () => {
     const p = randomUUID();
     await upload(p, 'Erased', [{ key: PLAY_TIME, value: 1 }]);
     await upload(p, 'Erased', [{ key: PLAY_TIME, value: 100 * H }]);

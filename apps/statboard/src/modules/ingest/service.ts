@@ -182,6 +182,7 @@ export class IngestService {
         username: body.player.username,
         observedAt,
         stats,
+        scoring: season.scoring,
       };
       const screened = await this.screening.screen(input);
       await this.screening.record(input, screened.held);
