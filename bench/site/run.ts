@@ -8,9 +8,11 @@
  *   npm run bench:site                          # writes "## Public site" of BENCHMARKS.md
  *   BENCH_PLAYERS=2000 BENCH_SECONDS=2 BENCH_WARMUP=1 BENCH_ROUNDS=1 BENCH_WRITE=0 npm run bench:site   # smoke
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Db } from '../../apps/statboard/src/db/types.ts';
 import { type RunningServer, startServer } from '../lib/child.ts';
@@ -41,6 +43,8 @@ const GZIP_TARGET = 30 * 1024;
 const SLUG = 'bench';
 /** Page views a second while uploads are measured: a busy site (720,000 an hour), not a load test. */
 const READ_RATE = Number(process.env.BENCH_READ_RATE ?? 200);
+const PACED_READER = new URL('./paced-reader.mjs', import.meta.url).pathname;
+const run = promisify(execFile);
 
 function log(msg: string): void {
   process.stderr.write(`[bench:site] ${msg}\n`);
@@ -111,35 +115,15 @@ async function readAll(url: string, paths: readonly string[]): Promise<void> {
 }
 
 /**
- * Reads `paths` (in turn) at a steady `perSecond` for `seconds`, as an audience does: requests start on a clock,
- * not when the previous one ends (at most 64 in flight). Returns the page views per second served.
+ * Reads `paths` (in turn) at a steady `perSecond` for `seconds`, as an audience does (paced-reader.mjs, a process
+ * of its own on the generator's cores). Returns the page views per second served.
  */
-async function pacedReads(url: string, paths: readonly string[], perSecond: number, seconds: number): Promise<number> {
-  const started = performance.now();
-  let sent = 0;
-  let served = 0;
-  let inFlight = 0;
-  const inFlightDone: Promise<void>[] = [];
-  while (performance.now() - started < seconds * 1000) {
-    const due = Math.floor(((performance.now() - started) / 1000) * perSecond);
-    while (sent < due && inFlight < 64) {
-      const path = paths[sent++ % paths.length]!;
-      inFlight++;
-      inFlightDone.push(
-        fetch(url + path)
-          .then(async (res) => {
-            await res.arrayBuffer();
-            if (res.status === 200) served++;
-          })
-          .catch(() => {})
-          .finally(() => {
-            inFlight--;
-          }),
-      );
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  await Promise.all(inFlightDone);
+async function pacedReads(url: string, pathsFile: string, perSecond: number, seconds: number): Promise<number> {
+  const { stdout } = await run(process.execPath, [PACED_READER], {
+    env: { ...process.env, BASE_URL: url, PATHS_FILE: pathsFile, RATE: String(perSecond), SECONDS: String(seconds) },
+  });
+  const { served, failed } = JSON.parse(stdout) as { served: number; failed: number };
+  if (failed > 0) log(`  ! ${failed} page views failed while uploads were measured`);
   return served / seconds;
 }
 
@@ -253,16 +237,18 @@ async function main(): Promise<void> {
         body: () => modBatch(players[randomInt(players.length)]!, 50),
       });
     const all = [...pages.home, ...pages.board, ...pages.player];
+    const allFile = join(dir, 'paced-paths.txt');
+    await writeFile(allFile, all.join('\n'));
     // Warm-up: the uploads' first batches create their players, sessions and the statistics the site's seed does
     // not have (each new definition drops the workspace's pages and reloads its rank boards); then both together,
     // and a pause for the boards to be read again, so that the rounds measure a network in its steady state.
     await upload();
-    await Promise.all([upload(), pacedReads(service.url, all, READ_RATE, SECONDS)]);
+    await Promise.all([upload(), pacedReads(service.url, allFile, READ_RATE, SECONDS)]);
     await new Promise((r) => setTimeout(r, 20_000));
     const pairs: { alone: CaseResult; withPages: CaseResult; views: number }[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const alone = await upload();
-      const [withPages, views] = await Promise.all([upload(), pacedReads(service.url, all, READ_RATE, SECONDS)]);
+      const [withPages, views] = await Promise.all([upload(), pacedReads(service.url, allFile, READ_RATE, SECONDS)]);
       pairs.push({ alone, withPages, views });
       log(
         `  uploads round ${r + 1}: alone ${fmtInt(alone.perSecond)}/s, with ${fmtInt(views)} page views/s ${fmtInt(withPages.perSecond)}/s`,

@@ -9,6 +9,11 @@ import { CopyButton, ErrorNotice, Loading, PageHeader } from '../ui/ui.tsx';
 
 type Settings = Schemas['PublicSiteSettings'];
 
+/** Text for a double-quoted attribute of the snippet: a statistic's name may hold `&`, `"` or `<`. */
+function attribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
 /** The public site: switched on, described and given its featured boards here; its link and embed to copy. */
 export function PublicSite() {
   const canEdit = useCan()('write:config');
@@ -48,7 +53,7 @@ export function PublicSite() {
   const [embedStat, setEmbedStat] = useState('');
   const embedKey = embedStat || saved?.featured_stats[0] || publicStats[0]?.key || '';
   const embedUrl = `${me.public_url}/p/${encodeURIComponent(slug)}/embed/leaderboard/${encodeURIComponent(embedKey)}?limit=10`;
-  const snippet = `<iframe src="${embedUrl}" title="${nameOf(embedKey).replace(/"/g, '&quot;')} leaderboard" width="400" height="520" style="border:0" loading="lazy"></iframe>`;
+  const snippet = `<iframe src="${embedUrl}" title="${attribute(nameOf(embedKey))} leaderboard" width="400" height="520" style="border:0" loading="lazy"></iframe>`;
 
   return (
     <>

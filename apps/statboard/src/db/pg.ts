@@ -78,17 +78,15 @@ export function openPg(connectionString: string, options: PgOptions = {}): Db {
   });
   // An idle client that loses its server emits 'error'; the pool replaces it. Without a listener it would crash.
   pool.on('error', () => undefined);
+  const failures = (err: unknown): never => {
+    if (isDatabaseUnavailable(err)) availability.failed(err);
+    throw err;
+  };
   const seen = <T>(p: Promise<T>): Promise<T> =>
-    p.then(
-      (v) => {
-        availability.succeeded();
-        return v;
-      },
-      (err: unknown) => {
-        if (isDatabaseUnavailable(err)) availability.failed(err);
-        throw err;
-      },
-    );
+    p.then((v) => {
+      availability.succeeded();
+      return v;
+    }, failures);
   const db: Db = {
     kind: 'pg',
     async query<T>(sql: string, params?: readonly unknown[]) {
@@ -99,7 +97,10 @@ export function openPg(connectionString: string, options: PgOptions = {}): Db {
       await seen(pool.query({ text: script, query_timeout: SCRIPT_TIMEOUT_MS } as pg.QueryConfig));
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      const client = await seen(pool.connect());
+      // Only a statement that returned says the database is back: the pool may hand out an idle connection
+      // whose server has just died (it has not noticed yet), and counting that as a success logged an outage's
+      // end and a new outage a moment later.
+      const client = await pool.connect().catch(failures);
       let broken = false;
       const hooks: (() => void)[] = [];
       try {

@@ -205,6 +205,24 @@ const CHANGES: Change[] = [
       body: { display_name: 'Stone', sort_order: 'asc', unit: 'cm' },
     }),
   },
+  {
+    name: 'stat set',
+    cli: (t) => ['stat', 'set', '--workspace', t.workspaceId, '--stat', STAT_KEY, '--max-per-hour', '1000'],
+    http: () => ({
+      method: 'PUT',
+      url: `/api/v1/admin/stats/${encodeURIComponent(STAT_KEY)}`,
+      body: { max_per_hour: 1000 },
+    }),
+  },
+  {
+    name: 'stat set (no limit)',
+    cli: (t) => ['stat', 'set', '--workspace', t.workspaceId, '--stat', STAT_KEY, '--max-per-hour', 'none'],
+    http: () => ({
+      method: 'PUT',
+      url: `/api/v1/admin/stats/${encodeURIComponent(STAT_KEY)}`,
+      body: { max_per_hour: null },
+    }),
+  },
   // Last: the player is gone afterwards.
   {
     name: 'player erase --block',

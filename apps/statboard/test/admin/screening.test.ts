@@ -235,6 +235,53 @@ describe('first_sight', () => {
   });
 });
 
+describe('first_sight in a season that counts gains', () => {
+  it('ranks a newcomer by the gain it would count: none without an earlier value, else above it', async () => {
+    const ws = await w.services.workspaces.create(ACTOR, { name: 'Gains' });
+    await w.services.servers.create(ACTOR, ws.id, { hostname: 'mc.example.com', port: 25565 });
+    await w.services.seasons.create(ACTOR, ws.id, { name: 'One', slug: 'one', active: true });
+    const mod = (await w.services.keys.create(ACTOR, ws.id, { name: 'mod', type: 'client', scopes: ['ingest:write'] }))
+      .secret;
+    const key = 'minecraft.mined:minecraft.sand';
+    const [returning, modest, fresh] = [randomUUID(), randomUUID(), randomUUID()];
+    // Last season: two players known on the server.
+    await upload(returning, 'Returning', [{ key, value: 1_000_000 }], mod);
+    await upload(modest, 'Modest', [{ key, value: 1_000 }], mod);
+    await w.services.seasons.create(ACTOR, ws.id, { name: 'Two', slug: 'two', active: true, scoring: 'gains' });
+    // A board of 20 players who gained 1 to 20: the 10th gained 11.
+    for (let i = 0; i < 20; i++) {
+      const u = randomUUID();
+      await upload(u, `Gainer${i}`, [{ key, value: 5_000 }], mod);
+      await upload(u, `Gainer${i}`, [{ key, value: 5_001 + i }], mod);
+    }
+    // No earlier value: the first one is the baseline, a gain of 0, however large the value.
+    await upload(fresh, 'Fresh', [{ key, value: 2_000_000 }], mod);
+    // 5 above last season's value: not in the top 10.
+    await upload(modest, 'Modest', [{ key, value: 1_005 }], mod);
+    // 50 above last season's value: straight into the top 10.
+    await upload(returning, 'Returning', [{ key, value: 1_000_050 }], mod);
+    const held = await w.db.db.query<{ player_uuid: string; rule: string; value: number }>(
+      `SELECT r.player_uuid::text AS player_uuid, v.rule, v.value FROM review_items r
+       JOIN review_values v ON v.item_id = r.id WHERE r.workspace_id = $1`,
+      [ws.id],
+    );
+    expect(held).toEqual([{ player_uuid: returning, rule: 'first_sight', value: 1_000_050 }]);
+    const season = await w.db.db.query<{ id: string }>(
+      "SELECT id FROM seasons WHERE workspace_id = $1 AND slug = 'two'",
+      [ws.id],
+    );
+    const values = await w.db.db.query<{ uuid: string; value: number }>(
+      `SELECT p.uuid::text AS uuid, s.value FROM player_stats s JOIN players p ON p.id = s.player_id
+       WHERE s.season_id = $1 AND p.uuid = ANY($2::uuid[]) ORDER BY s.value`,
+      [season[0]!.id, `{${[returning, modest, fresh].join(',')}}`],
+    );
+    expect(values).toEqual([
+      { uuid: modest, value: 1_005 },
+      { uuid: fresh, value: 2_000_000 },
+    ]);
+  });
+});
+
 describe('rename', () => {
   it('lets a username change once, and holds a second change within 30 days', async () => {
     const p = randomUUID();
@@ -285,6 +332,26 @@ describe('new statistics', () => {
     await upload(q, 'Newcomer', [...game, { key: 'minecraft.mined:minecraft.not_a_block', value: 1 }]);
     for (const g of game) expect(await stored(q, g.key)).toBe(g.value);
     expect(await stored(q, 'minecraft.mined:minecraft.not_a_block')).toBeUndefined();
+  });
+});
+
+describe('new statistics of other uploads', () => {
+  it("are not counted against the client uploads' day: an integration key's batch, the agent's", async () => {
+    const integration = (
+      await w.services.keys.create(ACTOR, t.workspaceId, {
+        name: 'tool',
+        type: 'integration',
+        scopes: ['ingest:write'],
+      })
+    ).secret;
+    const p = randomUUID();
+    await upload(p, 'Tooled', [{ key: 'tool:made', value: 1 }], integration);
+    expect(await stored(p, 'tool:made')).toBe(1);
+    const rows = await w.db.db.query<{ from_client: boolean }>(
+      'SELECT from_client FROM stat_definitions WHERE workspace_id = $1 AND key = $2',
+      [t.workspaceId, 'tool:made'],
+    );
+    expect(rows).toEqual([{ from_client: false }]);
   });
 });
 
@@ -352,9 +419,117 @@ describe('review', () => {
     expect(player.json().username).toBe('Three');
   });
 
+  it('approve stores only what is still the newest: a value stored after the hold wins; boards follow at once', async () => {
+    const sneak = 'minecraft.custom:minecraft.sneak_time';
+    const p = randomUUID();
+    await upload(p, 'Late', [
+      { key: PLAY_TIME, value: 10 },
+      { key: sneak, value: 10 },
+    ]);
+    await upload(p, 'Late', [
+      { key: PLAY_TIME, value: 300 * H },
+      { key: sneak, value: 300 * H },
+    ]);
+    // Observed after the hold and stored (a drop is never held): the held sneak_time is no longer the newest.
+    await upload(p, 'Late', [{ key: sneak, value: 5 }]);
+    const board = async () => {
+      const res = await w.app.inject({
+        method: 'GET',
+        url: `/api/v1/leaderboards?season=s1&stat=${encodeURIComponent(PLAY_TIME)}&limit=1`,
+        headers: bearer(reader),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { entries: { player: { uuid: string }; value: number }[] }).entries[0];
+    };
+    // Read once, so a cached board would answer the next read.
+    expect((await board())?.player.uuid).not.toBe(p);
+    const item = (await itemOf(p))!;
+    expect(item.items.map((i) => [i.stat, i.value])).toEqual([
+      [PLAY_TIME, 300 * H],
+      [sneak, 300 * H],
+    ]);
+    const res = await t.browsers.admin.app('POST', `/api/v1/admin/review/${item.id}/approve`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ stored: 1, item: { status: 'approved' } });
+    expect(await stored(p, PLAY_TIME)).toBe(300 * H);
+    expect(await stored(p, sneak)).toBe(5);
+    expect(await board()).toMatchObject({ player: { uuid: p }, value: 300 * H });
+    const rank = await w.app.inject({
+      method: 'GET',
+      url: `/api/v1/leaderboards/rank?season=s1&stat=${encodeURIComponent(PLAY_TIME)}&player=${p}&around=0`,
+      headers: bearer(reader),
+    });
+    expect(rank.json()).toMatchObject({ entry: { rank: 1, value: 300 * H } });
+  });
+
+  it('concurrent uploads for the same server and player open one item, announced once', async () => {
+    const p = randomUUID();
+    await upload(p, 'Racer', [{ key: PLAY_TIME, value: 1 }]);
+    await w.services.webhooks.create(ACTOR, t.workspaceId, { url: 'http://127.0.0.1:9/held', events: ['ingest.held'] });
+    try {
+      await Promise.all([1, 2, 3, 4, 5].map((n) => upload(p, 'Racer', [{ key: PLAY_TIME, value: n * 100 * H }])));
+      const open = (await items()).filter((i) => i.player.uuid === p);
+      expect(open).toHaveLength(1);
+      expect(open[0]!.uploads).toBe(5);
+      expect(open[0]!.items).toHaveLength(1);
+      const announced = await w.db.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM webhook_messages WHERE type = 'ingest.held' AND data->'player'->>'uuid' = $1`,
+        [p],
+      );
+      expect(announced[0]!.n).toBe(1);
+    } finally {
+      await w.db.db.query('DELETE FROM webhooks');
+    }
+  });
+
+  it('erasing the player removes their review item: it is no longer listed, counted or decided', async () => {
+    const p = randomUUID();
+    await upload(p, 'Erased', [{ key: PLAY_TIME, value: 1 }]);
+    await upload(p, 'Erased', [{ key: PLAY_TIME, value: 100 * H }]);
+    const item = (await itemOf(p))!;
+    const me = async () => (await t.browsers.admin.app('GET', '/api/v1/admin/me')).json().open_reviews as number;
+    const before = await me();
+    const erased = await t.browsers.owner.app('DELETE', `/api/v1/admin/players/${p}`);
+    expect(erased.statusCode, erased.body).toBe(204);
+    expect(await itemOf(p)).toBeUndefined();
+    expect(await me()).toBe(before - 1);
+    expectError(await t.browsers.admin.app('POST', `/api/v1/admin/review/${item.id}/approve`), 404, 'NOT_FOUND');
+    expect(await stored(p, PLAY_TIME)).toBeUndefined();
+  });
+
   it('refuses a bad status or page with 422', async () => {
     expect((await t.browsers.admin.app('GET', '/api/v1/admin/review?status=maybe')).statusCode).toBe(422);
     expect((await t.browsers.admin.app('GET', '/api/v1/admin/review?per_page=0')).statusCode).toBe(422);
+  });
+});
+
+describe('verified uploads', () => {
+  it('are never held: the agent may raise any value at once and rename a player freely', async () => {
+    const agent = (
+      await w.services.keys.create(ACTOR, t.workspaceId, {
+        name: 'agent',
+        type: 'integration',
+        scopes: ['ingest:server'],
+        server_restrictions: [t.serverId],
+      })
+    ).secret;
+    const p = randomUUID();
+    const send = async (username: string, value: number) => {
+      const res = await w.app.inject({
+        method: 'POST',
+        url: '/api/v1/ingest/server',
+        headers: bearer(agent),
+        payload: { observed_at: observed(), players: [{ uuid: p, username, stats: [{ key: PLAY_TIME, value }] }] },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await send('Agent1', 1);
+    await send('Agent2', 500 * H);
+    await send('Agent3', 900 * H);
+    expect(await stored(p, PLAY_TIME)).toBe(900 * H);
+    const player = await w.app.inject({ method: 'GET', url: `/api/v1/players/${p}`, headers: bearer(reader) });
+    expect(player.json().username).toBe('Agent3');
+    expect(await itemOf(p)).toBeUndefined();
   });
 });
 

@@ -182,6 +182,7 @@ export class IngestService {
         username: body.player.username,
         observedAt,
         stats,
+        scoring: season.scoring,
       };
       const screened = await this.screening.screen(input);
       await this.screening.record(input, screened.held);
@@ -203,7 +204,8 @@ export class IngestService {
         },
         stats: written.stats,
         events,
-        fromClient: true,
+        // New statistics of client keys count against the day's limit; an integration key's (an operator's tool) do not.
+        fromClient: key.type === 'client',
       },
       bytes,
     );

@@ -33,6 +33,8 @@ const TOP_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** How long an answer waits for its board being read before it queries the board instead. */
 const LOAD_WAIT_MS = 1_000;
+/** Rounds of `seekPage` past hidden players' values before a page falls back to skipping row by row. */
+const SEEK_ROUNDS = 4;
 
 /** Bytes of cached ranks and pages past the top (a rank with `around=5` is ~2.5 KB, a page of 100 ~12 KB). */
 const RANK_ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
@@ -470,6 +472,47 @@ export class LeaderboardService {
     return rankedPageJson(season, def, ranked);
   }
 
+  /**
+   * A page of a board not held in memory, started from the board's index: the value at the offset counting every
+   * player (`repo.pageStart`), moved past the hidden players' values before it (each round starts after the
+   * previous value's ties, by the public values still to skip; one round when no hidden player comes before the
+   * page), then read as a compact board's page is (`repo.pageFrom`). Null where it does not apply (one server's
+   * gains, which have no index) or the rows are not those expected (a write in between): `queriedPage` answers.
+   */
+  private async seekPage(
+    workspaceId: string,
+    season: Season,
+    def: repo.DefinitionRow,
+    offset: number,
+    limit: number,
+    serverId: string | null,
+  ): Promise<Buffer | null> {
+    const column = columnOf(season);
+    if (serverId && column === 'gain') return null;
+    const ref = { workspaceId, seasonId: season.id, statId: def.id, order: def.sort_order, column, serverId };
+    let at = offset;
+    for (let round = 0; round < SEEK_ROUNDS; round++) {
+      const start = await repo.pageStart(this.db, { ...ref, at });
+      if (!start) return rankedPageJson(season, def, []);
+      const better = start.all_better - start.hidden_better;
+      const tied = start.all_at - start.hidden_at.length;
+      if (offset < better) return null;
+      if (offset < better + tied) {
+        const rows = await repo.pageFrom(this.db, {
+          ...ref,
+          value: start.value,
+          skip: offset - better,
+          limit,
+          hiddenAt: start.hidden_at,
+        });
+        if (rows[0]?.value !== start.value) return null;
+        return rankedPageJson(season, def, withRanks(rows, better, offset));
+      }
+      at = start.all_better + start.all_at + (offset - better - tied);
+    }
+    return null;
+  }
+
   /** A page past the top of a board not held in memory, with one query (ranks as `queriedRank` gives them). */
   private async queriedPage(
     workspaceId: string,
@@ -480,6 +523,8 @@ export class LeaderboardService {
     /** One server's board instead of the network's. */
     serverId: string | null = null,
   ): Promise<Buffer> {
+    const sought = await this.seekPage(workspaceId, season, def, offset, limit, serverId);
+    if (sought) return sought;
     const rows = await repo.boardPage(this.db, {
       workspaceId,
       seasonId: season.id,

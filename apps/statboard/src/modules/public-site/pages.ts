@@ -295,7 +295,8 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
     const found = await read<PlayerPage>(() =>
       this.s.players.listJson(ctx.key, { ...(q ? { search: q } : {}), page: pageNo, perPage: BOARD_PAGE_SIZE }),
     );
-    if (!found) return null;
+    // Past the last page: the 404 page, as a leaderboard's.
+    if (!found || (found.data.length === 0 && pageNo > 1)) return null;
     const items = found.data
       .map((p) => `<li><a href="${playerLink(ctx, p.username)}">${h(p.username)}</a></li>`)
       .join('');
@@ -363,8 +364,8 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
         if (r) ranks.set(stat, { rank: r.entry.rank, total: r.total });
       }),
     );
-    // The player's address, escaped twice where the page has always written it so (the form, other seasons).
-    const link = h(playerLink(ctx, username));
+    // The player's address, for HTML (escaped once: a name with `'` must still lead to its page).
+    const link = playerLink(ctx, username);
     const seasonQuery = h(`?season=${encodeURIComponent(season.slug)}`);
     const chartKey =
       statRef && stats.has(statRef) ? statRef : (ranked[0] ?? (stats.size ? stats.keys().next().value! : null));

@@ -54,8 +54,14 @@ export function normalizeOrigin(text: string): string | null {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   if (url.username !== '' || url.password !== '' || url.origin.toLowerCase() !== trimmed.toLowerCase()) return null;
+  // URL lets through hosts with `;`, `'`, `"`… that would end or break the CSP directive the origin goes into:
+  // only CSP's host-source grammar (letters, digits, `-` and dots, `*.` first) or an IPv6 address in brackets.
+  if (!CSP_HOST.test(url.hostname) && !/^\[[0-9a-f:.]+\]$/.test(url.hostname)) return null;
   return url.origin;
 }
+
+/** A host of a CSP host-source (CSP3 §2.3.1), without the lone `*`. */
+const CSP_HOST = /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*\.?$/;
 
 /**
  * The key the public site reads with: what a website key with every read scope and no restriction reads — public

@@ -32,7 +32,19 @@ describe('the public pages: addresses, validators and origins', () => {
   it('takes origins as scheme://host[:port] only', () => {
     expect(normalizeOrigin('https://Club.Example/')).toBe('https://club.example');
     expect(normalizeOrigin('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080');
-    for (const bad of ['club.example', 'https://club.example/x', 'ftp://club.example', 'https://u@club.example', '*']) {
+    expect(normalizeOrigin('https://*.club.example')).toBe('https://*.club.example');
+    for (const bad of [
+      'club.example',
+      'https://club.example/x',
+      'ftp://club.example',
+      'https://u@club.example',
+      '*',
+      // Hosts URL accepts, which would end or break the CSP directive (`frame-ancestors`) they are written into.
+      'https://club.example;script-src',
+      "https://club'.example",
+      'https://club".example',
+      'https://club$.example',
+    ]) {
       expect(normalizeOrigin(bad)).toBeNull();
     }
   });

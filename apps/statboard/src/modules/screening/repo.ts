@@ -101,7 +101,8 @@ export async function screeningContext(
 
 /**
  * The boards of `stats` in the season as `first_sight` sees them: public players counted up to `min`, and the
- * value at rank `top` in each board's own order (only that order is read).
+ * value at rank `top` in each board's own order (only that order is read). `column`: what the boards rank, `value`
+ * or, in a season that counts gains, `gain`.
  */
 export function boardTops(
   db: Queryable,
@@ -109,21 +110,46 @@ export function boardTops(
   stats: readonly { id: string; order: 'asc' | 'desc' }[],
   min: number,
   top: number,
+  column: 'value' | 'gain' = 'value',
 ): Promise<{ stat_id: string; players: number; tenth: number | null }[]> {
+  const c = column === 'gain' ? 'gain' : 'value';
   return db.query(
     `SELECT t.d AS stat_id,
        (SELECT count(*) FROM (SELECT 1 FROM player_stats s JOIN players p ON p.id = s.player_id AND p.public
           WHERE s.season_id = $1 AND s.stat_id = t.d LIMIT $3) x)::int AS players,
        CASE WHEN t.o = 'asc' THEN
-         (SELECT s.value FROM player_stats s JOIN players p ON p.id = s.player_id AND p.public
-            WHERE s.season_id = $1 AND s.stat_id = t.d ORDER BY s.value ASC, s.updated_at LIMIT 1 OFFSET $4)
+         (SELECT s.${c} FROM player_stats s JOIN players p ON p.id = s.player_id AND p.public
+            WHERE s.season_id = $1 AND s.stat_id = t.d ORDER BY s.${c} ASC, s.updated_at LIMIT 1 OFFSET $4)
        ELSE
-         (SELECT s.value FROM player_stats s JOIN players p ON p.id = s.player_id AND p.public
-            WHERE s.season_id = $1 AND s.stat_id = t.d ORDER BY s.value DESC, s.updated_at LIMIT 1 OFFSET $4)
+         (SELECT s.${c} FROM player_stats s JOIN players p ON p.id = s.player_id AND p.public
+            WHERE s.season_id = $1 AND s.stat_id = t.d ORDER BY s.${c} DESC, s.updated_at LIMIT 1 OFFSET $4)
        END AS tenth
      FROM unnest($2::uuid[], $5::text[]) AS t(d, o)`,
     [seasonId, uuidArray(stats.map((s) => s.id)), min, top - 1, textArray(stats.map((s) => s.order))],
   );
+}
+
+/**
+ * The player's last values of `stats` on the server observed before the season began, from earlier seasons (the
+ * baselines of a season that counts gains, as the writer finds them), by definition id.
+ */
+export async function priorValues(
+  db: Queryable,
+  seasonId: string,
+  serverId: string,
+  playerId: string,
+  stats: readonly string[],
+): Promise<Map<string, number>> {
+  const rows = await db.query<{ stat_id: string; value: number | null }>(
+    `SELECT t.d AS stat_id,
+       (SELECT p.value FROM server_stats p
+        WHERE p.player_id = $3 AND p.stat_id = t.d AND p.server_id = $2 AND p.season_id <> $1
+          AND p.observed_at < (SELECT coalesce(se.started_at, se.created_at) FROM seasons se WHERE se.id = $1)
+        ORDER BY p.observed_at DESC LIMIT 1) AS value
+     FROM unnest($4::uuid[]) AS t(d)`,
+    [seasonId, serverId, playerId, uuidArray(stats)],
+  );
+  return new Map(rows.filter((r) => r.value !== null).map((r) => [r.stat_id, r.value!]));
 }
 
 /** Definitions a workspace's client uploads created since `since` (the daily limit of new statistics). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   aboveVerified,
   allowedFrom,
+  firstGain,
   firstSight,
   type PlayerFacts,
   RENAME_WINDOW_MS,
@@ -97,6 +98,25 @@ describe('first_sight', () => {
     expect(firstSight(facts({ value: 1e9, board: { ...board, players: 19 } }), newcomer)).toBeNull();
     expect(firstSight(facts({ value: 1e9, board: null }), newcomer)).toBeNull();
     expect(firstSight(facts({ value: 1e9, board }), known)).toBeNull();
+  });
+});
+
+describe('first_sight in a season that counts gains', () => {
+  const board = { players: 20, tenth: 50, order: 'desc' as const };
+  const newcomer: PlayerFacts = { serverVerified: false, firstSight: true };
+
+  it('ranks the gain the value would count, not the value', () => {
+    expect(firstSight(facts({ value: 1e9, ranked: firstGain(1e9, null), board }), newcomer)).toBeNull();
+    expect(firstSight(facts({ value: 1_051, ranked: firstGain(1_051, 1_000), board }), newcomer)?.rule).toBe(
+      'first_sight',
+    );
+    expect(firstSight(facts({ value: 1_049, ranked: firstGain(1_049, 1_000), board }), newcomer)).toBeNull();
+  });
+
+  it('counts the gain as the writer does: nothing without an earlier value, the whole value after a reset', () => {
+    expect(firstGain(500, null)).toBe(0);
+    expect(firstGain(500, 200)).toBe(300);
+    expect(firstGain(150, 200)).toBe(150);
   });
 });
 

@@ -41,6 +41,8 @@ export interface ValueFacts {
   verified: Arrived | null;
   /** The statistic's board in the active season when it is public (null: private, or not looked up). */
   board: BoardTop | null;
+  /** The value as that board would rank it when it is not `value` itself: its gain in a season that counts gains. */
+  ranked?: number;
 }
 
 /** What the service knows of the player on that server. */
@@ -83,8 +85,19 @@ export function firstSight(f: ValueFacts, p: PlayerFacts): Held | null {
   const b = f.board;
   if (!p.firstSight || b === null || b.players < FIRST_SIGHT_MIN_PLAYERS || b.tenth === null) return null;
   // Equal to the 10th is not above it: ties rank the earlier value first.
-  const top = b.order === 'desc' ? f.value > b.tenth : f.value < b.tenth;
+  const v = f.ranked ?? f.value;
+  const top = b.order === 'desc' ? v > b.tenth : v < b.tenth;
   return top ? { rule: 'first_sight', previous: null, allowed: null } : null;
+}
+
+/**
+ * The gain a player's first value of a season on a server would count in a season that counts gains (as the writer
+ * computes it): above the player's last value there before the season began (`prior`), the whole value after a
+ * counter reset, and nothing without an earlier value (the first value observed is the baseline).
+ */
+export function firstGain(value: number, prior: number | null): number {
+  if (prior === null) return 0;
+  return value < prior ? Math.max(value, 0) : value - prior;
 }
 
 /**

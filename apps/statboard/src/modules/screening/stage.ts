@@ -9,6 +9,7 @@ import {
   type BoardTop,
   FIRST_SIGHT_MIN_PLAYERS,
   FIRST_SIGHT_TOP,
+  firstGain,
   type PlayerFacts,
   renameHeld,
   screenValue,
@@ -28,6 +29,8 @@ export interface ScreenInput {
   username: string;
   observedAt: Date;
   stats: readonly { key: string; value: number }[];
+  /** The season's scoring: in a season that counts gains, boards rank gains (default `absolute`). */
+  scoring?: 'absolute' | 'gains';
 }
 
 /** What of the upload is written: values and username; what is held and dropped is kept or counted elsewhere. */
@@ -123,8 +126,11 @@ export class ScreeningStage {
       serverVerified: ctx.serverVerified,
       firstSight: player === null || !ctx.hasStored,
     };
-    // Boards are read only for a newcomer, and only those of public statistics.
+    // Boards are read only for a newcomer, and only those of public statistics. In a season that counts gains the
+    // boards rank gains, and a newcomer's value enters them as the gain it would count.
     const boards = new Map<string, BoardTop>();
+    const gains = input.scoring === 'gains';
+    let priors = new Map<string, number>();
     if (facts.firstSight) {
       const watched = defined.map((s) => ctx.definitions.get(s.key)!).filter((d) => d.public);
       if (watched.length > 0) {
@@ -134,7 +140,17 @@ export class ScreeningStage {
           watched.map((d) => ({ id: d.id, order: d.sort_order })),
           FIRST_SIGHT_MIN_PLAYERS,
           FIRST_SIGHT_TOP,
+          gains ? 'gain' : 'value',
         );
+        if (gains && player !== null) {
+          priors = await repo.priorValues(
+            this.db,
+            input.seasonId,
+            input.serverId,
+            player.id,
+            watched.map((d) => d.id),
+          );
+        }
         const order = new Map(watched.map((d) => [d.id, d.sort_order]));
         for (const r of rows) {
           boards.set(r.stat_id, { players: r.players, tenth: r.tenth, order: order.get(r.stat_id) ?? 'desc' });
@@ -155,6 +171,7 @@ export class ScreeningStage {
         last: toArrived(last.get(d.id)),
         verified: toArrived(ctx.verified.get(d.id)),
         board: boards.get(d.id) ?? null,
+        ...(gains ? { ranked: firstGain(s.value, priors.get(d.id) ?? null) } : {}),
       };
       const h = screenValue(f, facts, now);
       if (h === null) {

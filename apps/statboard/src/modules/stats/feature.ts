@@ -43,8 +43,8 @@ export const statsFeature = {
       run: async (s, v) => {
         const limit = need(v, 'max-per-hour');
         const d = await s.stats.update(CLI_ACTOR, await workspaceOf(s.workspaces, v), need(v, 'stat'), {
-          // `none`: no limit (client uploads of it are never held for their rate).
-          max_per_hour: limit === 'none' ? null : num(limit),
+          // `none` (or `null`, as the API writes it): no limit (client uploads of it are never held for their rate).
+          max_per_hour: limit === 'none' || limit === 'null' ? null : num(limit),
         });
         return {
           json: { data: d },

@@ -5,6 +5,9 @@ import { defaultMaxPerHour, defaultStatName, defaultStatUnit, titleCase } from '
 describe('defaultStatName', () => {
   it("names custom statistics by the game's own English names", () => {
     expect(defaultStatName('minecraft.custom:minecraft.play_time')).toBe('Time Played');
+    // The id worlds before 1.17 report for the same statistic (in ticks, despite its name).
+    expect(defaultStatName('minecraft.custom:minecraft.play_one_minute')).toBe('Time Played');
+    expect(defaultStatUnit('minecraft.custom:minecraft.play_one_minute')).toBe('ticks');
     expect(defaultStatName('minecraft.custom:minecraft.deaths')).toBe('Number of Deaths');
     expect(defaultStatName('minecraft.custom:minecraft.aviate_one_cm')).toBe('Distance by Elytra');
     expect(defaultStatName('minecraft.custom:minecraft.damage_dealt')).toBe('Damage Dealt');

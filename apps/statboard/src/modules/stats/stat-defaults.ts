@@ -7,9 +7,18 @@ import type { StatUnit } from './schemas.ts';
  */
 const GAME_KEY = /^minecraft\.([a-z0-9_]+):([a-z0-9_-]+)\.([A-Za-z0-9_.\-/+]+)$/;
 
+/**
+ * Custom statistics the game renamed, by their old id: worlds played before 1.17 report `play_one_minute`, which
+ * counted ticks (not minutes) and is today's `play_time`.
+ */
+const RENAMED_CUSTOM: Readonly<Record<string, string>> = { play_one_minute: 'play_time' };
+
 function parse(key: string): { type: string; namespace: string; path: string } | null {
   const m = GAME_KEY.exec(key);
-  return m ? { type: m[1]!, namespace: m[2]!, path: m[3]! } : null;
+  if (!m) return null;
+  const [type, namespace, path] = [m[1]!, m[2]!, m[3]!];
+  const renamed = type === 'custom' && namespace === 'minecraft' ? RENAMED_CUSTOM[path] : undefined;
+  return { type, namespace, path: renamed ?? path };
 }
 
 /** "walk_under_water_one_cm" → "Walk Under Water One Cm": the readable fallback for ids the catalog lacks. */

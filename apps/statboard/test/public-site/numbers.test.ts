@@ -1,0 +1,348 @@
+import { formatStatValue } from '@statboard/sdk/format';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeHtml } from '#src/http/html-page.ts';
+import { ACTOR, bearer, createTestContext, type Fixture, seedWorkspace, type TestContext } from '../helpers.ts';
+
+// The public site's numbers are the key routes' (network totals over two servers, a season that counts gains,
+// competition ranks without hidden players), 50 a page; every page carries its head, caching and framing
+// headers; names with HTML's special characters are escaped everywhere and their links still lead to them.
+
+const PUBLIC_URL = 'https://stats.example';
+const PLAY_TIME = 'minecraft.custom:minecraft.play_time';
+const WALKED = 'minecraft.custom:minecraft.walk_one_cm';
+/** A name the upload rules allow (offline mode) with each of HTML's special characters. */
+const TRICKY = { uuid: '7a000000-0000-4000-8000-000000000001', username: `<b>O'Ne"&x` };
+const HIDDEN = { uuid: '7a000000-0000-4000-8000-000000000002', username: 'Hidden_Hal' };
+const SEASON_2 = `Spring <"&'> Cup`;
+const SITE_TITLE = `Club <"&'>`;
+
+let ctx: TestContext;
+let fx: Fixture;
+let base = '';
+let players: { uuid: string; username: string }[] = [];
+
+/** Player i has (200 - i) × 1,000 ticks on the main server and, for i < 30, 500 × (30 - i) more on the lobby. */
+const mainTicks = (i: number) => (200 - i) * 1000;
+const lobbyTicks = (i: number) => (i < 30 ? 500 * (30 - i) : 0);
+
+async function upload(
+  token: string,
+  list: { uuid: string; username: string; stats: { key: string; value: number }[] }[],
+  online: string[],
+) {
+  const res = await ctx.http({
+    method: 'POST',
+    url: '/api/v1/ingest/server',
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    payload: JSON.stringify({ observed_at: new Date().toISOString(), players: list, online }),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+async function agentFor(serverId: string): Promise<string> {
+  const key = await ctx.services.keys.create(ACTOR, fx.workspaceId, {
+    name: `agent ${serverId}`,
+    type: 'integration',
+    scopes: ['ingest:server'],
+    server_restrictions: [serverId],
+  });
+  return key.secret;
+}
+
+function page(url: string, headers: Record<string, string> = {}) {
+  return ctx.http({ url, headers });
+}
+
+async function api<T>(url: string): Promise<T> {
+  const res = await ctx.http({ url, headers: bearer(fx.keys.website!) });
+  expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+  return res.json() as T;
+}
+
+interface Entry {
+  rank: number;
+  player: { uuid: string; username: string };
+  value: number;
+}
+
+/** A board's rows as the page shows them: rank, the name as written in HTML, the formatted value. */
+function rows(html: string): [number, string, string][] {
+  return [
+    ...html.matchAll(
+      /<tr><td class="r">(\d+)<\/td><td><a href="[^"]*"[^>]*>([^<]*)<\/a><\/td><td class="n">([^<]*)<\/td>/g,
+    ),
+  ].map((m) => [Number(m[1]), m[2]!, m[3]!]);
+}
+
+function expected(entries: Entry[], unit: 'ticks' | 'cm'): [number, string, string][] {
+  return entries.map((e) => [e.rank, escapeHtml(e.player.username), escapeHtml(formatStatValue(e.value, unit))]);
+}
+
+/** The text of an attribute or element, as a browser reads it. */
+function htmlText(html: string): string {
+  return html
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+function meta(html: string, attr: 'name' | 'property', name: string): string | null {
+  const m = new RegExp(`<meta ${attr}="${name}" content="([^"]*)">`).exec(html);
+  return m ? htmlText(m[1]!) : null;
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext({ PUBLIC_URL });
+  fx = await seedWorkspace(ctx.services);
+  base = `/p/${(await ctx.db.query<{ slug: string }>('SELECT slug FROM workspaces WHERE id = $1', [fx.workspaceId]))[0]!.slug}`;
+  const lobby = await ctx.services.servers.create(ACTOR, fx.workspaceId, {
+    name: 'Lobby <1>',
+    hostname: 'lobby.example.com',
+    port: 25566,
+  });
+  const [main, second] = [await agentFor(fx.serverId), await agentFor(lobby.id)];
+  players = Array.from({ length: 60 }, (_, i) => ({
+    uuid: `7b000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    username: `Player_${String(i).padStart(2, '0')}`,
+  }));
+  await upload(
+    main,
+    [
+      ...players.map((p, i) => ({
+        ...p,
+        stats: [
+          { key: PLAY_TIME, value: mainTicks(i) },
+          { key: WALKED, value: 100_000 * (i + 1) },
+        ],
+      })),
+      { ...HIDDEN, stats: [{ key: PLAY_TIME, value: 9_000_000 }] },
+    ],
+    [players[0]!.uuid, HIDDEN.uuid],
+  );
+  await upload(
+    second,
+    [
+      ...players.slice(0, 30).map((p, i) => ({ ...p, stats: [{ key: PLAY_TIME, value: lobbyTicks(i) }] })),
+      { ...TRICKY, stats: [{ key: PLAY_TIME, value: 300_000 }] },
+    ],
+    [TRICKY.uuid],
+  );
+  await ctx.services.flush();
+  await ctx.services.playerAdmin.update(ACTOR, fx.workspaceId, HIDDEN.uuid, { public: false });
+  // A second season counting gains: what each player gained on top of the first season's values.
+  await ctx.services.seasons.create(ACTOR, fx.workspaceId, {
+    name: SEASON_2,
+    slug: 's2',
+    active: true,
+    scoring: 'gains',
+  });
+  await upload(
+    main,
+    players.slice(0, 5).map((p, i) => ({ ...p, stats: [{ key: PLAY_TIME, value: mainTicks(i) + 1200 * (i + 1) }] })),
+    [players[0]!.uuid],
+  );
+  await upload(second, [{ ...TRICKY, stats: [{ key: PLAY_TIME, value: 300_000 + 600 }] }], [TRICKY.uuid]);
+  await ctx.services.flush();
+  await ctx.services.publicSite.update(ACTOR, fx.workspaceId, {
+    enabled: true,
+    title: SITE_TITLE,
+    description: '',
+    featured_stats: [PLAY_TIME, WALKED],
+    embed_origins: [],
+  });
+}, 120_000);
+afterAll(async () => {
+  await ctx?.close();
+});
+
+describe('the numbers of the public site', () => {
+  it('shows the network total of a player on two servers, with the rank of /leaderboards/rank', async () => {
+    const res = await page(`${base}/players/${players[0]!.username}?season=s1`);
+    expect(res.statusCode, res.body).toBe(200);
+    const rank = await api<{ total: number; entry: Entry }>(
+      `/api/v1/leaderboards/rank?season=s1&stat=${encodeURIComponent(PLAY_TIME)}&player=${players[0]!.uuid}&around=0`,
+    );
+    expect(rank.entry.value).toBe(mainTicks(0) + lobbyTicks(0));
+    // The trickily named player leads, the hidden one (the largest value) is not counted.
+    expect(rank.entry.rank).toBe(2);
+    expect(rank.total).toBe(61);
+    const total = formatStatValue(mainTicks(0) + lobbyTicks(0), 'ticks');
+    expect(total).toBe('2 h 59 min');
+    expect(res.body).toMatch(
+      new RegExp(`>Time Played</a></td><td class="n">${total}</td><td class="n">#2<span class="muted"> of 61</span>`),
+    );
+    expect(res.body).not.toContain(formatStatValue(mainTicks(0), 'ticks'));
+  });
+
+  it('pages a leaderboard 50 at a time with the entries of /leaderboards; past the last page is the 404 page', async () => {
+    const stat = encodeURIComponent(PLAY_TIME);
+    const first = await page(`${base}/leaderboards/${stat}?season=s1`);
+    const second = await page(`${base}/leaderboards/${stat}?season=s1&page=2`);
+    expect(first.statusCode).toBe(200);
+    expect(second.statusCode).toBe(200);
+    const top = await api<{ entries: Entry[] }>(`/api/v1/leaderboards?season=s1&stat=${stat}&limit=50`);
+    const rest = await api<{ entries: Entry[] }>(`/api/v1/leaderboards?season=s1&stat=${stat}&limit=50&offset=50`);
+    expect(top.entries).toHaveLength(50);
+    expect(rest.entries).toHaveLength(11);
+    expect(rows(first.body)).toEqual(expected(top.entries, 'ticks'));
+    expect(rows(second.body)).toEqual(expected(rest.entries, 'ticks'));
+    expect(first.body).toContain(`href="${base}/leaderboards/${escapeHtml(stat)}?season=s1&amp;page=2" rel="next"`);
+    expect(second.body).not.toContain('rel="next"');
+    const missing = await page('/p/no-such-workspace/');
+    const third = await page(`${base}/leaderboards/${stat}?season=s1&page=3`);
+    expect(third.statusCode).toBe(404);
+    expect(third.body).toBe(missing.body);
+  });
+
+  it('shows what each player gained in a season that counts gains, as /leaderboards does', async () => {
+    const stat = encodeURIComponent(PLAY_TIME);
+    const board = await api<{ entries: Entry[] }>(`/api/v1/leaderboards?season=s2&stat=${stat}&limit=50`);
+    expect(board.entries.map((e) => [e.player.username, e.value])).toEqual([
+      ['Player_04', 6000],
+      ['Player_03', 4800],
+      ['Player_02', 3600],
+      ['Player_01', 2400],
+      ['Player_00', 1200],
+      [TRICKY.username, 600],
+    ]);
+    const res = await page(`${base}/leaderboards/${stat}`);
+    expect(res.statusCode).toBe(200);
+    expect(rows(res.body)).toEqual(expected(board.entries, 'ticks'));
+    const home = await page(`${base}/`);
+    expect(rows(home.body).slice(0, 6)).toEqual(expected(board.entries, 'ticks'));
+    const player = await page(`${base}/players/Player_04`);
+    expect(player.body).toContain(`<td class="n">${formatStatValue(6000, 'ticks')}</td><td class="n">#1<span`);
+  });
+
+  it('shows the top 10 of each featured statistic and who is online on the home page, no hidden player', async () => {
+    const home = await page(`${base}/`);
+    expect(home.statusCode).toBe(200);
+    const boards = home.body.split('<section class="card" aria-labelledby="b').slice(1);
+    expect(boards).toHaveLength(2);
+    const walked = await api<{ entries: Entry[] }>(
+      `/api/v1/leaderboards?season=s2&stat=${encodeURIComponent(WALKED)}&limit=10`,
+    );
+    // Absolute values of the first season are not gains of the second: nothing walked yet.
+    expect(walked.entries).toHaveLength(0);
+    const s1 = await page(`${base}/leaderboards/${encodeURIComponent(WALKED)}?season=s1`);
+    expect(rows(s1.body)[0]).toEqual([1, 'Player_59', '60 km']);
+    const online = home.body.split('aria-labelledby="online"')[1]!;
+    expect(online).toContain('<h2 id="online">Online now (2)</h2>');
+    expect(online).toContain('>Player_00</a> <span class="muted">on Main</span>');
+    expect(online).toContain(`>${escapeHtml(TRICKY.username)}</a> <span class="muted">on Lobby &lt;1&gt;</span>`);
+    expect(home.body).not.toContain(HIDDEN.username);
+  });
+
+  it('shows ten rows a board on the home page when more players have values', async () => {
+    await ctx.services.seasons.activate(ACTOR, fx.workspaceId, 's1');
+    try {
+      const home = await page(`${base}/`);
+      const boards = home.body.split('<section class="card" aria-labelledby="b').slice(1);
+      expect(boards.map((b) => rows(b).length)).toEqual([10, 10]);
+      const top = await api<{ entries: Entry[] }>(
+        `/api/v1/leaderboards?season=s1&stat=${encodeURIComponent(PLAY_TIME)}&limit=10`,
+      );
+      expect(rows(boards[0]!)).toEqual(expected(top.entries, 'ticks'));
+    } finally {
+      await ctx.services.seasons.activate(ACTOR, fx.workspaceId, 's2');
+    }
+  });
+});
+
+describe('every page of the public site', () => {
+  const pages = () => [
+    { path: '/', title: SITE_TITLE },
+    { path: '/seasons', title: `Seasons · ${SITE_TITLE}` },
+    { path: '/players', title: `Players · ${SITE_TITLE}` },
+    { path: `/players/${encodeURIComponent(TRICKY.username)}`, title: `${TRICKY.username} · ${SITE_TITLE}` },
+    { path: `/leaderboards/${encodeURIComponent(PLAY_TIME)}?season=s2`, title: `Time Played · ${SITE_TITLE}` },
+  ];
+
+  it('has a title, a description and og tags with its address under PUBLIC_URL', async () => {
+    for (const p of pages()) {
+      const res = await page(`${base}${p.path}`);
+      expect(res.statusCode, p.path).toBe(200);
+      const title = /<title>([^<]*)<\/title>/.exec(res.body)?.[1];
+      expect(htmlText(title ?? ''), p.path).toBe(p.title);
+      expect(meta(res.body, 'property', 'og:title'), p.path).toBe(p.title);
+      const description = meta(res.body, 'name', 'description');
+      expect(description, p.path).toBeTruthy();
+      expect(meta(res.body, 'property', 'og:description'), p.path).toBe(description);
+      expect(meta(res.body, 'property', 'og:url'), p.path).toBe(`${PUBLIC_URL}${base}${p.path}`);
+    }
+  });
+
+  it('is cached for 30 s, has an ETag answered with 304, and refuses framing (the embed aside)', async () => {
+    for (const p of pages()) {
+      const res = await page(`${base}${p.path}`);
+      expect(res.headers['cache-control'], p.path).toBe('public, max-age=30');
+      expect(res.headers['x-frame-options'], p.path).toBe('DENY');
+      expect(res.headers['content-security-policy'], p.path).toContain("frame-ancestors 'none'");
+      const etag = res.headers.etag as string;
+      expect(etag, p.path).toBeTruthy();
+      const again = await page(`${base}${p.path}`, { 'if-none-match': etag });
+      expect(again.statusCode, p.path).toBe(304);
+    }
+  });
+
+  it('escapes names with special characters in text, attributes and og tags', async () => {
+    const tricky = escapeHtml(TRICKY.username);
+    for (const p of [...pages(), { path: `/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}`, title: '' }]) {
+      const res = await page(`${base}${p.path}`);
+      expect(res.body, p.path).not.toMatch(/<b>|<"&'>|Club <|<1>/);
+      expect(res.body, p.path).not.toContain("O'Ne");
+    }
+    const search = await page(`${base}/players?q=${encodeURIComponent('<b>O')}`);
+    expect(search.body).not.toContain('<b>');
+    expect(search.body).toContain(`value="&lt;b&gt;O"`);
+    expect(search.body).toContain(`>${tricky}</a>`);
+    const player = await page(`${base}/players/${TRICKY.uuid}`);
+    expect(player.body).toContain(`<h1>${tricky}</h1>`);
+    expect(meta(player.body, 'property', 'og:description')).toContain(`${TRICKY.username} in ${SEASON_2}`);
+    const board = await page(`${base}/leaderboards/${encodeURIComponent(PLAY_TIME)}`);
+    expect(meta(board.body, 'property', 'og:description')).toContain(`Time Played in ${SEASON_2}: 1. Player_04`);
+  });
+
+  it("links to a player's page that serves it, whatever the name (the chart's form, other seasons)", async () => {
+    const player = await page(`${base}/players/${TRICKY.uuid}?season=s1`);
+    expect(player.statusCode).toBe(200);
+    const links = [
+      ...[...player.body.matchAll(/<form method="get" action="([^"]*)">/g)].map((m) => m[1]!),
+      ...[...player.body.matchAll(/<li><a href="([^"]*)">/g)].map((m) => m[1]!),
+    ].filter((l) => l.includes('/players/'));
+    expect(links.length).toBeGreaterThanOrEqual(2);
+    for (const link of links) {
+      const res = await page(htmlText(link));
+      expect(res.statusCode, link).toBe(200);
+      expect(res.body, link).toContain(`<h1>${escapeHtml(TRICKY.username)}</h1>`);
+    }
+  });
+});
+
+describe('the 404 page', () => {
+  it('is the same for an unknown season or player of a player page and for an embed asked badly', async () => {
+    const missing = await page('/p/no-such-workspace/');
+    for (const path of [
+      `/players/${players[1]!.username}?season=nope`,
+      `/players/${HIDDEN.uuid}?season=s1`,
+      `/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?limit=0`,
+      `/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?theme=blue`,
+      `/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?season=nope`,
+      `/leaderboards/${encodeURIComponent(PLAY_TIME)}?page=abc`,
+      '/players?page=3',
+      '/players?q=Player_0&page=2',
+    ]) {
+      const res = await page(`${base}${path}`);
+      expect(res.statusCode, path).toBe(404);
+      expect(res.body, path).toBe(missing.body);
+    }
+    const list = await page(`${base}/players?page=2`);
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain('>Player_59</a>');
+    const embed = await page(`${base}/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?limit=25&theme=light`);
+    expect(embed.statusCode).toBe(200);
+    expect(embed.headers['content-security-policy']).toContain('frame-ancestors *');
+  });
+});
