@@ -275,31 +275,6 @@ describe(`DELETE /admin/players/{player} of a player on two servers, reads cache
   });
 });
 
-describe(`DELETE /admin/players/{player} of a player with values held for review (${DB_KIND})`, () => {
-  it('erases their review items: the open item and its held values leave the review list and the open count', async () => {
-    const p = freshUuid();
-    const openItems = async () =>
-      (await t.browsers.admin.app('GET', '/api/v1/admin/review?status=open&per_page=100'))
-        .json()
-        .data.filter((i: { player: { uuid: string } }) => i.player.uuid === p);
-    const openCount = async () => (await t.browsers.admin.app('GET', '/api/v1/admin/me')).json().open_reviews as number;
-    await upload(p, MAIN, [{ key: STONE, value: 10 }], 'Heldback');
-    // Far more than an hour's allowance: held (rate).
-    await upload(p, MAIN, [{ key: STONE, value: 50_000_000 }], 'Heldback');
-    expect(await openItems()).toMatchObject([{ items: [{ stat: STONE, rule: 'rate', value: 50_000_000 }] }]);
-    const before = await openCount();
-
-    expect((await t.browsers.owner.app('DELETE', `/api/v1/admin/players/${p}`)).statusCode).toBe(204);
-    expect(await openItems()).toEqual([]);
-    expect(await openCount()).toBe(before - 1);
-    const [left] = await w.db.db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM review_items WHERE player_uuid = $1 OR username = $2',
-      [p, 'Heldback'],
-    );
-    expect(left!.n).toBe(0);
-  });
-});
-
 describe(`a blocked player in a server's upload of several players (${DB_KIND})`, () => {
   it('answers 200, stores the others, and counts the blocked one as PLAYER_BLOCKED', async () => {
     const blocked = freshUuid();
