@@ -325,7 +325,8 @@ async function main(): Promise<void> {
           `PostgreSQL, the site on with ${FEATURED} featured statistics. ${SECONDS} s per case at ${CONNECTIONS} ` +
           `connections (${WRK_NOTE}), the median of ${ROUNDS} rounds after ${WARMUP} s of warm-up; @fastify/static ` +
           "serves each page's bytes saved as files, in its own process, in the same rounds. Uploads use " +
-          `${LEAN_NOTE}.`,
+          `${LEAN_NOTE}; the audience reading the pages beside them (${READ_RATE} page views a second on a clock, ` +
+          'kept-alive node:http connections) runs in a process of its own (bench/site/paced-reader.mjs).',
         '',
         md,
         '',
