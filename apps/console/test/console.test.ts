@@ -346,11 +346,21 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await page.getByRole('button', { name: 'Create season' }).click();
     await page.getByLabel('Name').fill('Season 3');
     await page.getByLabel(/Activate it now/).uncheck();
-    await page.getByLabel('Starts (optional)').fill(new Date(Date.now() + 4 * 86_400_000).toISOString().slice(0, 10));
+    // The date three days on, whatever the time of day now.
+    await page.getByLabel('Starts (optional)').fill(new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10));
     await page.getByRole('dialog').getByRole('button', { name: 'Create season' }).click();
     await page
       .getByRole('row', { name: /Season 3/ })
-      .getByText(/^starts in \d+ days$/)
+      .getByText('starts in 3 days', { exact: true })
+      .waitFor();
+    // Season 2 ended when Season 1 took its place again; Season 1 runs.
+    await page
+      .getByRole('row', { name: /Season 2/ })
+      .getByText('ended', { exact: true })
+      .waitFor();
+    await page
+      .getByRole('row', { name: /Season 1/ })
+      .getByText('active', { exact: true })
       .waitFor();
     await look('seasons');
     // The checklist ticks what is done.
@@ -682,6 +692,19 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('rowheader', { name: 'Time Played', exact: true }).waitFor();
     await page.getByRole('cell', { name: 'Time (ticks, 20 a second)', exact: true }).waitFor();
+    // How fast a client upload may raise it: set, then cleared (no limit).
+    const stone = page.getByRole('row', { name: /^Stone Mined/ });
+    await stone.getByRole('cell', { name: '72,000 an hour', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Edit Stone Mined' }).click();
+    await page.getByLabel('Max per hour').fill('500');
+    await look('stats-edit');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save changes' }).click();
+    await stone.getByRole('cell', { name: '500 an hour', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Edit Stone Mined' }).click();
+    expect(await page.getByLabel('Max per hour').inputValue()).toBe('500');
+    await page.getByLabel('Max per hour').fill('');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save changes' }).click();
+    await stone.getByRole('cell', { name: 'no limit', exact: true }).waitFor();
   }, 60_000);
 
   it('opens leaderboards on Time Played with formatted values; the picker filters by name as you type', async () => {
@@ -746,8 +769,27 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await look('leaderboards-server');
     await page.getByRole('link', { name: 'Alex' }).click();
     await page.getByRole('cell', { name: '1 hour 30 minutes' }).waitFor();
+    // The network total with each server's value beside it.
+    for (const heading of ['Network total', 'Survival', 'Lobby']) {
+      await page.getByRole('columnheader', { name: heading, exact: true }).waitFor();
+    }
+    const played = page.getByRole('row', { name: /^Time Played/ });
+    await played.getByRole('cell', { name: '1 hour', exact: true }).waitFor();
+    await played.getByRole('cell', { name: '30 minutes', exact: true }).waitFor();
+    await look('player-servers');
     await page.getByLabel('Server').selectOption({ label: 'Lobby' });
     await page.getByRole('cell', { name: '30 minutes', exact: true }).waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Network total' }).count()).toBe(0);
+    // With one server picked, a correction removes that server's value alone, and says so.
+    await page.getByRole('button', { name: 'Remove value Time Played' }).click();
+    const remove = page.getByRole('dialog', { name: 'Remove Time Played of Alex on Lobby?' });
+    expect(await remove.textContent()).toMatch(/\(30 min\) of Alex in Season 1 on Lobby \(other servers keep theirs\)/);
+    await look('player-remove-on-server');
+    await remove.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Reset season' }).click();
+    const reset = page.getByRole('dialog', { name: 'Reset Alex in Season 1 on Lobby?' });
+    expect(await reset.textContent()).toMatch(/Other seasons and other servers keep theirs/);
+    await reset.getByRole('button', { name: 'Cancel' }).click();
     await page.getByLabel('Server').selectOption({ label: 'All servers' });
     await page.getByRole('cell', { name: '1 hour 30 minutes' }).waitFor();
   }, 60_000);
