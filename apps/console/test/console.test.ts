@@ -776,6 +776,13 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     const played = page.getByRole('row', { name: /^Time Played/ });
     await played.getByRole('cell', { name: '1 hour', exact: true }).waitFor();
     await played.getByRole('cell', { name: '30 minutes', exact: true }).waitFor();
+    // Beside the servers, the values take the page's width: a table still.
+    expect(
+      await page
+        .getByRole('table', { name: /^Values of Alex/ })
+        .locator('..')
+        .getAttribute('data-layout'),
+    ).toBe('table');
     await look('player-servers');
     await page.getByLabel('Server').selectOption({ label: 'Lobby' });
     await page.getByRole('cell', { name: '30 minutes', exact: true }).waitFor();
@@ -832,19 +839,45 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await nav('Review').waitFor();
     await page.getByLabel('Show').selectOption('approved');
     await page.getByRole('heading', { name: /Herobrine on/ }).waitFor();
+    // Another jump is held again; rejected, it is discarded.
+    const res = await fetch(`${base}/api/v1/ingest/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(
+        modBatch({
+          uuid: herobrine,
+          username: 'Herobrine',
+          observedAt: new Date().toISOString(),
+          stats: [{ key: 'minecraft.custom:minecraft.play_time', value: 100 + 80 * 72_000 }],
+        }),
+      ),
+    });
+    expect(res.status).toBe(200);
+    await page.goto(`${base}/`);
+    await nav('Review (1 open)').click();
+    await page.getByRole('button', { name: 'Reject Herobrine' }).click();
+    await page.getByText('Nothing waits for review.').waitFor();
+    await nav('Review').waitFor();
+    await page.getByLabel('Show').selectOption('rejected');
+    await page
+      .getByRole('heading', { name: /Herobrine on/ })
+      .getByText('rejected')
+      .waitFor();
+    await look('review-rejected');
   }, 60_000);
 
   it('publishes the public site with a featured statistic; its link, the embed snippet and a live preview', async () => {
     await nav('Public site').click();
     await page.getByRole('heading', { name: 'Public site', level: 1 }).waitFor();
-    await page.getByLabel('Publish the public site').check();
+    await page.getByRole('checkbox', { name: /^Enabled: publish the public site/ }).check();
     await page.getByLabel('Title', { exact: true }).fill('Survival Club');
+    await page.getByLabel('Description', { exact: true }).fill('Who mined the most this season.');
     const add = page.getByRole('combobox', { name: 'Add a statistic' });
     await add.fill('played');
     await add.press('ArrowDown');
     await add.press('Enter');
     await page.getByRole('list', { name: 'Featured statistics' }).getByText('Time Played').waitFor();
-    const origins = page.getByLabel('Sites that may embed leaderboards');
+    const origins = page.getByLabel(/allowed embedding origins/);
     await origins.fill('club.example/page');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page
@@ -860,11 +893,14 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     expect(await page.getByLabel('Embed snippet').inputValue()).toContain(
       '/embed/leaderboard/minecraft.custom%3Aminecraft.play_time',
     );
+    await page.getByRole('button', { name: 'Copy link' }).waitFor();
+    await page.getByRole('button', { name: 'Copy embed snippet' }).waitFor();
     await look('public-site');
     const link = await page.getByRole('link', { name: /\/p\/.+\/$/ }).getAttribute('href');
     const visitor = await browser.newPage();
     await visitor.goto(link!);
     expect(await visitor.locator('h1').textContent()).toBe('Survival Club');
+    await visitor.getByText('Who mined the most this season.').first().waitFor();
     await visitor.getByRole('heading', { name: 'Time Played' }).waitFor();
     await visitor.close();
   }, 120_000);

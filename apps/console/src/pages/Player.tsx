@@ -162,7 +162,8 @@ export function Player() {
       {stats.isPending ? (
         <Loading lines={6} />
       ) : stats.data ? (
-        <div className="split">
+        // With the servers' columns the values take the page's width, the chart under them.
+        <div className={sideBySide.length > 0 ? 'split stacked' : 'split'}>
           <section aria-labelledby="values-heading">
             <h2 id="values-heading">Values</h2>
             <ServerPicker value={server} onChange={setServer} />
