@@ -346,11 +346,21 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await page.getByRole('button', { name: 'Create season' }).click();
     await page.getByLabel('Name').fill('Season 3');
     await page.getByLabel(/Activate it now/).uncheck();
-    await page.getByLabel('Starts (optional)').fill(new Date(Date.now() + 4 * 86_400_000).toISOString().slice(0, 10));
+    // The date three days on, whatever the time of day now.
+    await page.getByLabel('Starts (optional)').fill(new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10));
     await page.getByRole('dialog').getByRole('button', { name: 'Create season' }).click();
     await page
       .getByRole('row', { name: /Season 3/ })
-      .getByText(/^starts in \d+ days$/)
+      .getByText('starts in 3 days', { exact: true })
+      .waitFor();
+    // Season 2 ended when Season 1 took its place again; Season 1 runs.
+    await page
+      .getByRole('row', { name: /Season 2/ })
+      .getByText('ended', { exact: true })
+      .waitFor();
+    await page
+      .getByRole('row', { name: /Season 1/ })
+      .getByText('active', { exact: true })
       .waitFor();
     await look('seasons');
     // The checklist ticks what is done.
@@ -682,6 +692,19 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('rowheader', { name: 'Time Played', exact: true }).waitFor();
     await page.getByRole('cell', { name: 'Time (ticks, 20 a second)', exact: true }).waitFor();
+    // How fast a client upload may raise it: set, then cleared (no limit).
+    const stone = page.getByRole('row', { name: /^Stone Mined/ });
+    await stone.getByRole('cell', { name: '72,000 an hour', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Edit Stone Mined' }).click();
+    await page.getByLabel('Max per hour').fill('500');
+    await look('stats-edit');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save changes' }).click();
+    await stone.getByRole('cell', { name: '500 an hour', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Edit Stone Mined' }).click();
+    expect(await page.getByLabel('Max per hour').inputValue()).toBe('500');
+    await page.getByLabel('Max per hour').fill('');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save changes' }).click();
+    await stone.getByRole('cell', { name: 'no limit', exact: true }).waitFor();
   }, 60_000);
 
   it('opens leaderboards on Time Played with formatted values; the picker filters by name as you type', async () => {
@@ -746,8 +769,34 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await look('leaderboards-server');
     await page.getByRole('link', { name: 'Alex' }).click();
     await page.getByRole('cell', { name: '1 hour 30 minutes' }).waitFor();
+    // The network total with each server's value beside it.
+    for (const heading of ['Network total', 'Survival', 'Lobby']) {
+      await page.getByRole('columnheader', { name: heading, exact: true }).waitFor();
+    }
+    const played = page.getByRole('row', { name: /^Time Played/ });
+    await played.getByRole('cell', { name: '1 hour', exact: true }).waitFor();
+    await played.getByRole('cell', { name: '30 minutes', exact: true }).waitFor();
+    // Beside the servers, the values take the page's width: a table still.
+    expect(
+      await page
+        .getByRole('table', { name: /^Values of Alex/ })
+        .locator('..')
+        .getAttribute('data-layout'),
+    ).toBe('table');
+    await look('player-servers');
     await page.getByLabel('Server').selectOption({ label: 'Lobby' });
     await page.getByRole('cell', { name: '30 minutes', exact: true }).waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Network total' }).count()).toBe(0);
+    // With one server picked, a correction removes that server's value alone, and says so.
+    await page.getByRole('button', { name: 'Remove value Time Played' }).click();
+    const remove = page.getByRole('dialog', { name: 'Remove Time Played of Alex on Lobby?' });
+    expect(await remove.textContent()).toMatch(/\(30 min\) of Alex in Season 1 on Lobby \(other servers keep theirs\)/);
+    await look('player-remove-on-server');
+    await remove.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Reset season' }).click();
+    const reset = page.getByRole('dialog', { name: 'Reset Alex in Season 1 on Lobby?' });
+    expect(await reset.textContent()).toMatch(/Other seasons and other servers keep theirs/);
+    await reset.getByRole('button', { name: 'Cancel' }).click();
     await page.getByLabel('Server').selectOption({ label: 'All servers' });
     await page.getByRole('cell', { name: '1 hour 30 minutes' }).waitFor();
   }, 60_000);
@@ -790,19 +839,45 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await nav('Review').waitFor();
     await page.getByLabel('Show').selectOption('approved');
     await page.getByRole('heading', { name: /Herobrine on/ }).waitFor();
+    // Another jump is held again; rejected, it is discarded.
+    const res = await fetch(`${base}/api/v1/ingest/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(
+        modBatch({
+          uuid: herobrine,
+          username: 'Herobrine',
+          observedAt: new Date().toISOString(),
+          stats: [{ key: 'minecraft.custom:minecraft.play_time', value: 100 + 80 * 72_000 }],
+        }),
+      ),
+    });
+    expect(res.status).toBe(200);
+    await page.goto(`${base}/`);
+    await nav('Review (1 open)').click();
+    await page.getByRole('button', { name: 'Reject Herobrine' }).click();
+    await page.getByText('Nothing waits for review.').waitFor();
+    await nav('Review').waitFor();
+    await page.getByLabel('Show').selectOption('rejected');
+    await page
+      .getByRole('heading', { name: /Herobrine on/ })
+      .getByText('rejected')
+      .waitFor();
+    await look('review-rejected');
   }, 60_000);
 
   it('publishes the public site with a featured statistic; its link, the embed snippet and a live preview', async () => {
     await nav('Public site').click();
     await page.getByRole('heading', { name: 'Public site', level: 1 }).waitFor();
-    await page.getByLabel('Publish the public site').check();
+    await page.getByRole('checkbox', { name: /^Enabled: publish the public site/ }).check();
     await page.getByLabel('Title', { exact: true }).fill('Survival Club');
+    await page.getByLabel('Description', { exact: true }).fill('Who mined the most this season.');
     const add = page.getByRole('combobox', { name: 'Add a statistic' });
     await add.fill('played');
     await add.press('ArrowDown');
     await add.press('Enter');
     await page.getByRole('list', { name: 'Featured statistics' }).getByText('Time Played').waitFor();
-    const origins = page.getByLabel('Sites that may embed leaderboards');
+    const origins = page.getByLabel(/allowed embedding origins/);
     await origins.fill('club.example/page');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page
@@ -818,11 +893,14 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     expect(await page.getByLabel('Embed snippet').inputValue()).toContain(
       '/embed/leaderboard/minecraft.custom%3Aminecraft.play_time',
     );
+    await page.getByRole('button', { name: 'Copy link' }).waitFor();
+    await page.getByRole('button', { name: 'Copy embed snippet' }).waitFor();
     await look('public-site');
     const link = await page.getByRole('link', { name: /\/p\/.+\/$/ }).getAttribute('href');
     const visitor = await browser.newPage();
     await visitor.goto(link!);
     expect(await visitor.locator('h1').textContent()).toBe('Survival Club');
+    await visitor.getByText('Who mined the most this season.').first().waitFor();
     await visitor.getByRole('heading', { name: 'Time Played' }).waitFor();
     await visitor.close();
   }, 120_000);

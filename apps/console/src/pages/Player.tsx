@@ -1,12 +1,12 @@
 import { formatStatValue } from '@statboard/sdk/format';
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ok, StatboardError } from '../api.ts';
 import { useCan } from '../app/session.tsx';
-import { useStatLabels } from '../queries.ts';
+import { useServers, useStatLabels } from '../queries.ts';
 import { Chart } from '../ui/charts.tsx';
-import { DataTable } from '../ui/data-table.tsx';
+import { type Column, DataTable } from '../ui/data-table.tsx';
 import { ServerPicker } from '../ui/server-picker.tsx';
 import { StatPicker, TIME_PLAYED } from '../ui/stat-picker.tsx';
 import { StatValue } from '../ui/stat-value.tsx';
@@ -19,6 +19,9 @@ import {
   useBlockedPlayers,
   type ValueToRemove,
 } from './player/corrections.tsx';
+
+/** The most servers whose values the player page shows beside the network totals (more: the Server picker). */
+const SIDE_BY_SIDE = 6;
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 
@@ -33,6 +36,21 @@ export function Player() {
       ok(api.GET('/api/v1/admin/players/{player}/stats', { params: { path: { player: uuid }, query: scope } })),
     // The same player's values stay on screen while another server's load.
     placeholderData: (previous) => (previous?.player.uuid === uuid ? previous : undefined),
+  });
+  // With the network totals, each server's values beside them (a column per server, up to `SIDE_BY_SIDE`).
+  const servers = useServers().data?.data ?? [];
+  const sideBySide = server === '' && servers.length > 1 && servers.length <= SIDE_BY_SIDE ? servers : [];
+  const perServer = useQueries({
+    queries: sideBySide.map((s) => ({
+      queryKey: ['player-stats', uuid, s.id],
+      queryFn: () =>
+        ok(
+          api.GET('/api/v1/admin/players/{player}/stats', {
+            params: { path: { player: uuid }, query: { server: s.id } },
+          }),
+        ),
+      retry: false,
+    })),
   });
   const labels = useStatLabels();
   const [chosen, setChosen] = useState<string | null>(null);
@@ -79,6 +97,9 @@ export function Player() {
   const [unblocking, setUnblocking] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const subject = { uuid, name };
+  // The server the picker shows alone: "Remove value" and "Reset season" remove its values only.
+  const picked = servers.find((s) => s.id === server);
+  const onServer = picked ? { id: picked.id, name: picked.display_name ?? picked.name } : undefined;
   const canRemove = can('remove:values') && season !== undefined && values.length > 0;
   // Also for a player with no values a website can see (hidden, or none in the active season).
   // The chosen statistic's value: the one "Remove value" removes (beside its chart, so the table keeps its columns).
@@ -141,7 +162,8 @@ export function Player() {
       {stats.isPending ? (
         <Loading lines={6} />
       ) : stats.data ? (
-        <div className="split">
+        // With the servers' columns the values take the page's width, the chart under them.
+        <div className={sideBySide.length > 0 ? 'split stacked' : 'split'}>
           <section aria-labelledby="values-heading">
             <h2 id="values-heading">Values</h2>
             <ServerPicker value={server} onChange={setServer} />
@@ -165,11 +187,26 @@ export function Player() {
                   ),
                 },
                 {
-                  label: 'Value',
+                  label: sideBySide.length > 0 ? 'Network total' : 'Value',
                   numeric: true,
                   width: 7,
                   cell: (v) => <StatValue value={v.value} unit={labels(v.key).unit} />,
                 },
+                ...sideBySide.map(
+                  (s, i): Column<(typeof values)[number]> => ({
+                    label: s.display_name ?? s.name,
+                    numeric: true,
+                    width: 6,
+                    cell: (v) => {
+                      const there = perServer[i]?.data?.stats.find((x) => x.key === v.key);
+                      return there ? (
+                        <StatValue value={there.value} unit={labels(v.key).unit} />
+                      ) : (
+                        <span className="muted">{perServer[i]?.isPending ? '…' : '—'}</span>
+                      );
+                    },
+                  }),
+                ),
                 {
                   label: 'Changed',
                   width: 6,
@@ -248,6 +285,8 @@ export function Player() {
       <RemoveValueDialog
         player={subject}
         season={season}
+        server={onServer}
+        networked={servers.length > 1}
         value={removing}
         onClose={() => setRemoving(null)}
         onDone={(message) => {
@@ -259,6 +298,7 @@ export function Player() {
       <ResetSeasonDialog
         player={subject}
         season={season}
+        server={onServer}
         listed={values.length}
         open={resetting}
         onClose={() => setResetting(false)}

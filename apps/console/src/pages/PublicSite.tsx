@@ -74,7 +74,7 @@ export function PublicSite() {
               onChange={(enabled) => setDraft({ ...draft, enabled })}
               hint="Off: every page of the site answers “Page not found”."
             >
-              Publish the public site
+              Enabled: publish the public site
             </Choice>
             <TextField
               label="Title"
@@ -132,7 +132,7 @@ export function PublicSite() {
               ) : null}
             </FieldGroup>
             <Field
-              label="Sites that may embed leaderboards"
+              label="Sites that may embed leaderboards (allowed embedding origins)"
               name="embed_origins"
               hint="One origin a line, such as https://club.example. Empty: any site may embed them."
             >

@@ -19,14 +19,21 @@ function slugOf(name: string): string {
     .slice(0, 120);
 }
 
-/** "3 days", "5 hours", "12 minutes": how far ahead a time is, in the largest whole unit. */
-export function aheadInWords(ms: number): string {
+const DAY = 86_400_000;
+
+/**
+ * "3 days", "5 hours", "12 minutes": how far ahead `at` is from `now`, in the largest whole unit. Days are counted
+ * as dates (UTC, as the season form saves them): a season starting on the date three days on "starts in 3 days"
+ * whatever the time of day now.
+ */
+export function aheadInWords(at: number, now: number): string {
+  const ms = at - now;
   const minutes = Math.max(1, Math.round(ms / 60_000));
   const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   if (minutes < 60) return unit(minutes, 'minute');
   const hours = Math.round(minutes / 60);
   if (hours < 24) return unit(hours, 'hour');
-  return unit(Math.round(hours / 24), 'day');
+  return unit(Math.max(1, Math.floor(at / DAY) - Math.floor(now / DAY)), 'day');
 }
 
 /** Where a season stands now, as its badge says it: active, starts in…, ended, or inactive. */
@@ -36,12 +43,12 @@ function SeasonStatus({ season: s }: { season: Season }) {
   const end = s.ended_at ? new Date(s.ended_at).getTime() : null;
   if (s.active) {
     return end !== null && end > now ? (
-      <Badge tone="good">active, ends in {aheadInWords(end - now)}</Badge>
+      <Badge tone="good">active, ends in {aheadInWords(end, now)}</Badge>
     ) : (
       <Badge tone="good">active</Badge>
     );
   }
-  if (start !== null && start > now) return <Badge tone="warn">starts in {aheadInWords(start - now)}</Badge>;
+  if (start !== null && start > now) return <Badge tone="warn">starts in {aheadInWords(start, now)}</Badge>;
   if (end !== null && end <= now) return <Badge>ended</Badge>;
   return <Badge>inactive</Badge>;
 }

@@ -74,7 +74,7 @@ export function Stats() {
           },
           { label: 'Ranks first', width: 7, cell: (d) => (d.sort_order === 'desc' ? 'the highest' : 'the lowest') },
           {
-            label: 'Rises at most',
+            label: 'Max per hour',
             width: 8,
             cell: (d) => (d.max_per_hour === null ? 'no limit' : `${formatStatValue(d.max_per_hour, d.unit)} an hour`),
           },
@@ -170,7 +170,7 @@ function DefinitionForm({ definition, onDone }: { definition: Definition; onDone
         Public: has a leaderboard and appears in website reads
       </Choice>
       <TextField
-        label="Most a client upload may add in an hour"
+        label="Max per hour (the most a client upload may add in an hour)"
         name="max_per_hour"
         type="number"
         min={0}

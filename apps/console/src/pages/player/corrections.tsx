@@ -13,6 +13,12 @@ export interface Subject {
   name: string;
 }
 
+/** The one server whose values the page shows (the Server picker), when not the network totals. */
+export interface OnServer {
+  id: string;
+  name: string;
+}
+
 /** `GET /admin/players/blocked`: the players whose uploads are discarded. */
 export function useBlockedPlayers() {
   return useQuery({
@@ -38,12 +44,18 @@ export interface ValueToRemove {
 export function RemoveValueDialog({
   player,
   season,
+  server,
+  networked = false,
   value,
   onClose,
   onDone,
 }: {
   player: Subject;
   season: Season | undefined;
+  /** One server's value alone; without it, the value on every server. */
+  server?: OnServer | undefined;
+  /** The workspace has several servers: without `server`, the dialog says every server's value goes. */
+  networked?: boolean;
   value: ValueToRemove | null;
   onClose: () => void;
   onDone: (message: string) => void;
@@ -53,17 +65,22 @@ export function RemoveValueDialog({
     mutationFn: (v: ValueToRemove) =>
       ok(
         api.DELETE('/api/v1/admin/players/{player}/stats', {
-          params: { path: { player: player.uuid }, query: { season: season!.id, stat: v.key } },
+          params: {
+            path: { player: player.uuid },
+            query: { season: season!.id, stat: v.key, ...(server ? { server: server.id } : {}) },
+          },
         }),
       ),
     onSuccess: (r, v) => {
-      onDone(`Removed ${r.data.values_removed > 0 ? 'the value' : 'no value'} of ${v.label} of ${player.name}.`);
+      onDone(
+        `Removed ${r.data.values_removed > 0 ? 'the value' : 'no value'} of ${v.label} of ${player.name}${server ? ` on ${server.name}` : ''}.`,
+      );
       void refresh();
     },
   });
   return (
     <ConfirmDialog
-      title={`Remove ${value?.label ?? 'value'} of ${player.name}?`}
+      title={`Remove ${value?.label ?? 'value'} of ${player.name}${server ? ` on ${server.name}` : ''}?`}
       subject={value}
       mutation={remove}
       onClose={onClose}
@@ -72,7 +89,16 @@ export function RemoveValueDialog({
     >
       <p>
         Removes the value of <strong>{value?.label}</strong> ({value?.shown}) of <strong>{player.name}</strong> in{' '}
-        {season?.name}, with its history. Leaderboards and websites follow at once; their next upload counts again.
+        {season?.name}
+        {server ? (
+          <>
+            {' '}
+            on <strong>{server.name}</strong> (other servers keep theirs)
+          </>
+        ) : networked ? (
+          ' on every server'
+        ) : null}
+        , with its history. Leaderboards and websites follow at once; their next upload counts again.
       </p>
     </ConfirmDialog>
   );
@@ -82,6 +108,7 @@ export function RemoveValueDialog({
 export function ResetSeasonDialog({
   player,
   season,
+  server,
   listed,
   open,
   onClose,
@@ -89,6 +116,8 @@ export function ResetSeasonDialog({
 }: {
   player: Subject;
   season: Season | undefined;
+  /** One server's values alone; without it, those of every server. */
+  server?: OnServer | undefined;
   /** Values the page lists (public statistics). */
   listed: number;
   open: boolean;
@@ -100,17 +129,19 @@ export function ResetSeasonDialog({
     mutationFn: (s: Season) =>
       ok(
         api.DELETE('/api/v1/admin/players/{player}/stats', {
-          params: { path: { player: player.uuid }, query: { season: s.id } },
+          params: { path: { player: player.uuid }, query: { season: s.id, ...(server ? { server: server.id } : {}) } },
         }),
       ),
     onSuccess: (r, s) => {
-      onDone(`Removed ${formatCount(r.data.values_removed)} values of ${player.name} in ${s.name}.`);
+      onDone(
+        `Removed ${formatCount(r.data.values_removed)} values of ${player.name} in ${s.name}${server ? ` on ${server.name}` : ''}.`,
+      );
       void refresh();
     },
   });
   return (
     <ConfirmDialog
-      title={`Reset ${player.name} in ${season?.name ?? 'the season'}?`}
+      title={`Reset ${player.name} in ${season?.name ?? 'the season'}${server ? ` on ${server.name}` : ''}?`}
       subject={open && season ? season : null}
       mutation={reset}
       onClose={onClose}
@@ -119,8 +150,15 @@ export function ResetSeasonDialog({
     >
       <p>
         Removes {formatCount(listed)} value{listed === 1 ? '' : 's'} of <strong>{player.name}</strong> in{' '}
-        <strong>{season?.name}</strong> (and any of statistics websites do not show), with their history. Other seasons
-        keep theirs; their next upload counts again.
+        <strong>{season?.name}</strong>
+        {server ? (
+          <>
+            {' '}
+            on <strong>{server.name}</strong>
+          </>
+        ) : null}{' '}
+        (and any of statistics websites do not show), with their history. Other seasons
+        {server ? ' and other servers' : ''} keep theirs; their next upload counts again.
       </p>
     </ConfirmDialog>
   );
