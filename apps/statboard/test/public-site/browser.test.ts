@@ -34,8 +34,19 @@ function freePort(): Promise<number> {
 }
 
 interface PageWindow {
-  document: { documentElement: { scrollWidth: number } };
+  document: {
+    documentElement: { scrollWidth: number };
+    querySelectorAll(selector: string): Iterable<{ scrollWidth: number; clientWidth: number; textContent: string }>;
+  };
   innerWidth: number;
+}
+
+/** Cards whose content is wider than they are (a table running past the card's border), by their first words. */
+function overflowingCards(): string[] {
+  const win = globalThis as unknown as PageWindow;
+  return [...win.document.querySelectorAll('.card')]
+    .filter((c) => c.scrollWidth > c.clientWidth)
+    .map((c) => c.textContent.trim().slice(0, 40));
 }
 
 describe.skipIf(!haveBrowser)('the public site in a browser', () => {
@@ -115,12 +126,14 @@ describe.skipIf(!haveBrowser)('the public site in a browser', () => {
         `${name}, ${theme}`,
       ).toEqual([]);
       await page.screenshot({ path: join(SHOTS, `site-${name}${suffix}-desktop.png`), fullPage: true });
+      expect(await page.evaluate(overflowingCards), `${name}, ${theme}: a card overflows at 1280 px`).toEqual([]);
       await page.setViewportSize(PHONE);
       const sideways = await page.evaluate(() => {
         const win = globalThis as unknown as PageWindow;
         return win.document.documentElement.scrollWidth - win.innerWidth;
       });
       expect(sideways, `${name}, ${theme}: scrolls sideways at 390 px`).toBeLessThanOrEqual(0);
+      expect(await page.evaluate(overflowingCards), `${name}, ${theme}: a card overflows at 390 px`).toEqual([]);
       await page.screenshot({ path: join(SHOTS, `site-${name}${suffix}-phone.png`), fullPage: true });
       await page.setViewportSize(DESKTOP);
     }

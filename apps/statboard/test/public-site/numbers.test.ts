@@ -321,6 +321,35 @@ describe('every page of the public site', () => {
   });
 });
 
+describe('ranks on a player page', () => {
+  it('shows the rank of a statistic that is not featured once its board is in memory, as /leaderboards/rank', async () => {
+    const settings = { enabled: true, title: SITE_TITLE, description: '', embed_origins: [] };
+    const player = players[3]!;
+    const rank = async () =>
+      api<{ total: number; entry: Entry }>(
+        `/api/v1/leaderboards/rank?season=s1&stat=${encodeURIComponent(WALKED)}&player=${player.uuid}&around=0`,
+      );
+    await ctx.services.publicSite.update(ACTOR, fx.workspaceId, { ...settings, featured_stats: [PLAY_TIME] });
+    try {
+      // The board read once, in memory shortly after; the page is rendered after it (the settings' change
+      // rendered the site's pages anew).
+      await rank();
+      await new Promise((r) => setTimeout(r, 300));
+      const expectedRank = await rank();
+      const res = await page(`${base}/players/${player.username}?season=s1`);
+      expect(res.statusCode, res.body).toBe(200);
+      const walked = escapeHtml(formatStatValue(expectedRank.entry.value, 'cm'));
+      expect(res.body).toMatch(
+        new RegExp(
+          `>Distance Walked</a></td><td class="n">${walked}</td><td class="n">#${expectedRank.entry.rank}<span class="muted"> of ${expectedRank.total}</span>`,
+        ),
+      );
+    } finally {
+      await ctx.services.publicSite.update(ACTOR, fx.workspaceId, { ...settings, featured_stats: [PLAY_TIME, WALKED] });
+    }
+  });
+});
+
 describe('the 404 page', () => {
   it('is the same for an unknown season or player of a player page and for an embed asked badly', async () => {
     const missing = await page('/p/no-such-workspace/');

@@ -22,10 +22,10 @@ a{color:var(--link)}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:var(--surface);padding:.5rem}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 header{background:var(--surface);border-bottom:1px solid var(--border)}
-.bar{max-width:56rem;margin:0 auto;padding:.75rem 1rem;display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1.25rem}
+.bar{max-width:64rem;margin:0 auto;padding:.75rem 1rem;display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1.25rem}
 .site{font-weight:700;font-size:1.15rem;text-decoration:none;color:var(--text);margin-right:auto}
 nav ul{display:flex;gap:1rem;list-style:none;margin:0;padding:0}
-main{max-width:56rem;margin:0 auto;padding:1.25rem 1rem 2rem}
+main{max-width:64rem;margin:0 auto;padding:1.25rem 1rem 2rem}
 h1{font-size:1.6rem;line-height:1.25;margin:.25rem 0 .5rem}
 h2{font-size:1.2rem;margin:0 0 .5rem}
 .lead{color:var(--muted);margin:0 0 1rem}
@@ -35,10 +35,11 @@ h2{font-size:1.2rem;margin:0 0 .5rem}
 section.card,.card{background:var(--surface);border:1px solid var(--border);border-radius:8px;padding:1rem;margin:0 0 1rem}
 table{width:100%;border-collapse:collapse}
 caption{text-align:left;font-weight:600;padding:0 0 .25rem}
-th,td{text-align:left;padding:.35rem .4rem;border-bottom:1px solid var(--border);vertical-align:top}
+th,td{text-align:left;padding:.35rem .3rem;border-bottom:1px solid var(--border);vertical-align:top}
+td{overflow-wrap:anywhere}
 th{font-size:.875rem;color:var(--muted);font-weight:600}
-td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}td.n{white-space:nowrap}
-td.r,th.r{width:3rem;white-space:nowrap;font-variant-numeric:tabular-nums}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;width:1px}td.n{white-space:nowrap}
+td.r,th.r{width:2.25rem;white-space:nowrap;font-variant-numeric:tabular-nums}
 tr:last-child td{border-bottom:0}
 form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:0 0 1rem}
 label{display:block;font-weight:600;font-size:.9rem;width:100%}
@@ -47,14 +48,14 @@ border:1px solid var(--border);border-radius:8px;flex:1 1 12rem;min-width:0}
 button{min-height:2.5rem;padding:.35rem 1rem;font:inherit;font-weight:600;background:var(--accent);\
 color:var(--accent-text);border:1px solid var(--accent);border-radius:8px;cursor:pointer}
 .pager{display:flex;justify-content:space-between;gap:1rem;margin:1rem 0}
-.chart{width:100%;height:auto;display:block}
+.chart{width:100%;max-width:40rem;height:auto;display:block;margin:0 auto}
 .chart .line{fill:none;stroke:var(--accent);stroke-width:2.5}
 .chart .dot{fill:var(--accent)}
 .chart .grid{stroke:var(--border);stroke-width:1}
 .chart text{fill:var(--muted);font-size:15px}
 ul.plain{list-style:none;margin:0;padding:0}ul.plain li{padding:.25rem 0;border-bottom:1px solid var(--border)}
 ul.plain li:last-child{border-bottom:0}
-footer{max-width:56rem;margin:0 auto;padding:0 1rem 2rem;color:var(--muted);font-size:.875rem}
+footer{max-width:64rem;margin:0 auto;padding:0 1rem 2rem;color:var(--muted);font-size:.875rem}
 body.embed main{padding:.5rem .75rem}
 body.embed h1{font-size:1.05rem;margin:0 0 .25rem}`;
 
