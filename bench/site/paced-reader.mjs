@@ -2,7 +2,7 @@
  * A steady audience of the public pages, in a process of its own (bench/site/run.ts): reads the paths of the
  * file PATHS_FILE (one a line) in turn from BASE_URL at RATE page views a second for SECONDS, as visitors on
  * other machines do: requests start on a clock, not when the previous one ends (at most 64 in flight), over
- * kept-alive node:http connections. Prints `{"served": n, "failed": n}` when done.
+ * kept-alive node:http connections. Prints `{"served": n, "failed": n, "statuses": {status: n}}` when done.
  *
  * It runs apart from the bench's upload generator so that the readers' own CPU (an HTTP client's parsing, timers)
  * does not take turns of the generator's event loop: what the uploads lose is then what serving the pages costs
@@ -22,6 +22,8 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 let sent = 0;
 let served = 0;
 let failed = 0;
+/** Answers other than 200 by status (`error`: no answer). */
+const statuses = {};
 let inFlight = 0;
 
 function read(path) {
@@ -30,12 +32,16 @@ function read(path) {
     res.on('data', () => {});
     res.on('end', () => {
       if (res.statusCode === 200) served++;
-      else failed++;
+      else {
+        failed++;
+        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+      }
       inFlight--;
     });
   });
   req.on('error', () => {
     failed++;
+    statuses.error = (statuses.error ?? 0) + 1;
     inFlight--;
   });
 }
@@ -55,4 +61,4 @@ await new Promise((resolve) => {
 });
 while (inFlight > 0) await new Promise((r) => setTimeout(r, 5));
 agent.destroy();
-process.stdout.write(`${JSON.stringify({ served, failed })}\n`);
+process.stdout.write(`${JSON.stringify({ served, failed, statuses })}\n`);

@@ -122,8 +122,12 @@ async function pacedReads(url: string, pathsFile: string, perSecond: number, sec
   const { stdout } = await run(process.execPath, [PACED_READER], {
     env: { ...process.env, BASE_URL: url, PATHS_FILE: pathsFile, RATE: String(perSecond), SECONDS: String(seconds) },
   });
-  const { served, failed } = JSON.parse(stdout) as { served: number; failed: number };
-  if (failed > 0) log(`  ! ${failed} page views failed while uploads were measured`);
+  const { served, failed, statuses } = JSON.parse(stdout) as {
+    served: number;
+    failed: number;
+    statuses: Record<string, number>;
+  };
+  if (failed > 0) log(`  ! ${failed} page views failed while uploads were measured: ${JSON.stringify(statuses)}`);
   return served / seconds;
 }
 

@@ -303,8 +303,7 @@ export class LeaderboardService {
    * A public player's competition rank and the board's size, from a board held in memory, without a query: for
    * pages that show a player's ranks beside values they have already read (`value`, the player's network total in
    * `season`, or its gain in a season that counts gains). Null when the board is not in memory (not loaded yet, a
-   * key restricted to players or servers): then `rankJson`, or, with `load`, nothing now and the board asked for in
-   * the background (within RANK_CACHE_MB), so that later pages find it.
+   * key restricted to players or servers): then `rankJson`. It never asks for a board to be loaded.
    */
   rankInMemory(
     key: AuthKey,
@@ -312,7 +311,6 @@ export class LeaderboardService {
     def: repo.DefinitionRow,
     uuid: string,
     value: number,
-    load = false,
   ): { rank: number; total: number } | null {
     if (restrictsPlayers(key) || restrictsServers(key)) return null;
     const ref: BoardRef = {
@@ -323,10 +321,7 @@ export class LeaderboardService {
       column: columnOf(season),
     };
     const board = this.boards.ready(ref);
-    if (!board) {
-      if (load) this.boards.board(ref).catch(() => undefined);
-      return null;
-    }
+    if (!board) return null;
     if (board instanceof RankBoard) {
       const index = board.indexOf(uuid);
       return index < 0 ? null : { rank: board.slice(index, index + 1)[0]!.rank, total: board.size };

@@ -364,12 +364,12 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
         if (r) ranks.set(stat, { rank: r.entry.rank, total: r.total });
       }),
     );
-    // Every other statistic's rank from its board when the board is in memory (no query: a page of 100 values
-    // must not cost 100 rank reads); a board that is not is asked for in the background, for the next view.
+    // Every other statistic's rank when its board is in memory (read by its leaderboard pages or ranks): no query
+    // and no board loaded for it, since a page of 100 values must not cost 100 rank reads.
     for (const [stat, { value }] of stats) {
       if (ranks.has(stat)) continue;
       const def = await this.s.leaderboards.definition(ctx.key.workspaceId, stat);
-      const held = this.s.leaderboards.rankInMemory(ctx.key, season, def, found.uuid, value, true);
+      const held = this.s.leaderboards.rankInMemory(ctx.key, season, def, found.uuid, value);
       if (held) ranks.set(stat, held);
     }
     // The player's address, for HTML (escaped once: a name with `'` must still lead to its page).
