@@ -5,7 +5,12 @@ import pg from 'pg';
 /** What changed. Caches drop what a change may affect; `ids` narrow it, their absence means "all of the topic". */
 export type Change =
   | { topic: 'key'; ids: string[] }
-  | { topic: 'server' | 'season' | 'definition' | 'webhook' | 'site'; workspaceId: string }
+  | { topic: 'server' | 'season' | 'webhook' | 'site'; workspaceId: string }
+  /**
+   * Statistic definitions changed; `added`: only new ones, created by uploads (none renamed, hidden or changed),
+   * which what is already rendered may leave out for its age.
+   */
+  | { topic: 'definition'; workspaceId: string; added?: boolean }
   /** Players were added to the workspace (lists of players and their totals change; nothing else does). */
   | { topic: 'roster'; workspaceId: string }
   /** A player's name or visibility changed: `players` (game UUIDs) when known, else any of the workspace. */

@@ -1,7 +1,15 @@
 import { formatStatValue } from '@statboard/sdk/format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml } from '#src/http/html-page.ts';
-import { ACTOR, bearer, createTestContext, type Fixture, seedWorkspace, type TestContext } from '../helpers.ts';
+import {
+  ACTOR,
+  bearer,
+  createTestContext,
+  type Fixture,
+  modBatch,
+  seedWorkspace,
+  type TestContext,
+} from '../helpers.ts';
 
 // The public site's numbers are the key routes' (network totals over two servers, a season that counts gains,
 // competition ranks without hidden players), 50 a page; every page carries its head, caching and framing
@@ -373,5 +381,50 @@ describe('the 404 page', () => {
     const embed = await page(`${base}/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?limit=25&theme=light`);
     expect(embed.statusCode).toBe(200);
     expect(embed.headers['content-security-policy']).toContain('frame-ancestors *');
+  });
+});
+
+describe('pages and new statistics', () => {
+  it('keeps its pages for their age when uploads add statistics, and renders them anew when one is renamed', async () => {
+    // The active season's page of a player whose values change: an upload's values show within the page's age.
+    const url = `${base}/players/${players[0]!.username}?season=s2`;
+    const before = await page(url);
+    expect(before.statusCode).toBe(200);
+    // The player's game uploads a higher value and a statistic nobody had (the mod's batch, with a client key).
+    const res = await ctx.http({
+      method: 'POST',
+      url: '/api/v1/ingest/batch',
+      headers: { ...bearer(fx.keys.client!), 'content-type': 'application/json' },
+      payload: JSON.stringify(
+        modBatch({
+          uuid: players[0]!.uuid,
+          username: players[0]!.username,
+          observedAt: new Date().toISOString(),
+          stats: [
+            { key: PLAY_TIME, value: mainTicks(0) + 2400 },
+            { key: 'minecraft.mined:minecraft.dirt', value: 7 },
+          ],
+        }),
+      ),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await ctx.services.flush();
+    const [gain] = await ctx.db.query<{ gain: number }>(
+      `SELECT ps.gain FROM player_stats ps JOIN stat_definitions d ON d.id = ps.stat_id
+       JOIN players p ON p.id = ps.player_id JOIN seasons s ON s.id = ps.season_id
+       WHERE p.uuid = $1 AND d.key = $2 AND s.slug = 's2' AND s.workspace_id = $3`,
+      [players[0]!.uuid, PLAY_TIME, fx.workspaceId],
+    );
+    expect(gain?.gain).toBe(2400);
+    // The new statistic did not render the site anew: the page is the one rendered before, for its age.
+    expect((await page(url)).headers.etag).toBe(before.headers.etag);
+    await ctx.services.stats.update(ACTOR, fx.workspaceId, WALKED, { display_name: 'Distance on Foot' });
+    try {
+      const renamed = await page(url);
+      expect(renamed.headers.etag).not.toBe(before.headers.etag);
+      expect(renamed.body).toContain(`<td class="n">${formatStatValue(2400, 'ticks')}</td>`);
+    } finally {
+      await ctx.services.stats.update(ACTOR, fx.workspaceId, WALKED, { display_name: null });
+    }
   });
 });

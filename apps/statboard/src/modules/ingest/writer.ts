@@ -229,7 +229,9 @@ export class IngestWriter {
         await Promise.all(changes.toPublish.map((c) => this.bus.publish(c)));
         // Keys this process had not seen may be new definitions: lists of definitions read them again.
         const grown = new Set(missing.map((m) => m.w));
-        await Promise.all([...grown].map((workspaceId) => this.bus.publish({ topic: 'definition', workspaceId })));
+        await Promise.all(
+          [...grown].map((workspaceId) => this.bus.publish({ topic: 'definition', workspaceId, added: true })),
+        );
         return;
       } catch (err) {
         if (attempt >= 4 || !RETRYABLE.has(sqlState(err) ?? '')) throw err;

@@ -119,12 +119,18 @@ export class SitePages {
       sizeOf: (r) => Math.ceil(r.body.length * 1.25) + 200,
     });
     this.cache = cache;
-    // Values follow within the pages' age; a site's settings, a player hidden, a statistic hidden or renamed and
-    // the seasons at once.
+    // Values follow within the pages' age, and so do statistics new uploads created (each would otherwise render
+    // every page of the site again at once, against the uploads: a busy site answered some of those 503); a site's
+    // settings, a player hidden, a statistic hidden or renamed and the seasons at once.
     services.changes.onChange((c) => {
       if (!cache) return;
       if (c === null) cache.clear();
-      else if (c.topic === 'site' || c.topic === 'player' || c.topic === 'definition' || c.topic === 'season') {
+      else if (
+        c.topic === 'site' ||
+        c.topic === 'player' ||
+        (c.topic === 'definition' && !c.added) ||
+        c.topic === 'season'
+      ) {
         cache.deleteWhere((k) => k.startsWith(`${c.workspaceId}|`));
       }
     });
