@@ -196,6 +196,8 @@ function boardSql(order: 'asc' | 'desc', column: Column = 'value', serverParam =
     cols: `p.id, p.uuid, p.username, s.${column} AS value, s.updated_at`,
     /** Every value of the board (hidden players' too), from the index alone. */
     values: `${table} s WHERE ${ranged}`,
+    /** The hidden players' values of the board (few, by `players_hidden_idx`; the workspace is $1). */
+    hiddenValues: `players p JOIN ${table} s ON s.player_id = p.id AND ${own} WHERE p.workspace_id = $1 AND NOT p.public`,
   };
 }
 
@@ -217,8 +219,7 @@ function countsSql(order: 'asc' | 'desc', column: Column = 'value', serverParam 
          count(*) FILTER (WHERE ${q.v} ${q.better} ${fv}) AS better,
          count(*) FILTER (WHERE ${q.v} ${q.better} ${fv} OR (${q.v} = ${fv} AND (s.updated_at < ${fu}
            OR (s.updated_at = ${fu} AND p.uuid < ${fi})))) AS before
-       FROM players p JOIN ${q.table} s ON s.player_id = p.id AND ${q.own}
-       WHERE p.workspace_id = $1 AND NOT p.public
+       FROM ${q.hiddenValues}
      ), counts AS (
        SELECT (b.n - h.better)::int AS better,
          (b.n + (SELECT count(*) FROM ${q.values} AND ${q.v} = ${fv} AND s.updated_at < ${fu})
@@ -461,8 +462,7 @@ export async function pageStart(
     `WITH a AS (
        SELECT ${b.v} AS value FROM ${b.values} ORDER BY ${b.v} ${b.best}, s.updated_at OFFSET $4 LIMIT 1
      ), h AS (
-       SELECT ${b.v} AS value, s.updated_at FROM players p JOIN ${b.table} s ON s.player_id = p.id AND ${b.own}
-       WHERE p.workspace_id = $1 AND NOT p.public
+       SELECT ${b.v} AS value, s.updated_at FROM ${b.hiddenValues}
      )
      SELECT a.value,
        (SELECT count(*) FROM ${b.values} AND ${b.v} ${b.better} ${av})::int AS all_better,
