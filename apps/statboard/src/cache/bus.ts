@@ -33,7 +33,30 @@ export type Change =
       players?: string[];
       /** This process's own writes only (never in a NOTIFY): the changed public values of some statistics. */
       moves?: ValueMoves;
+      /**
+       * This process's own writes only (never in a NOTIFY), by an ingest writer outside any transaction: every
+       * value it offered (the statement's rule decides which it kept), so the screening memory follows the write
+       * instead of dropping what it knows of these players.
+       */
+      stored?: StoredValues;
     };
+
+/** What an ingest write offered `server_stats` and `verified_stats`, with the statement's `now()`. */
+export interface StoredValues {
+  /** The write's `now()` (ms): a changed value's `updated_at`, a verified value's `received_at`. */
+  at: number;
+  /** Each value offered, one per (season, server, statistic, player): kept when observed no earlier than the stored one. */
+  values: readonly [
+    seasonId: string,
+    serverId: string,
+    statId: string,
+    uuid: string,
+    value: number,
+    observedAt: number,
+  ][];
+  /** Verified values written (the agent's): always kept. */
+  verified: readonly [seasonId: string, serverId: string, statId: string, uuid: string, value: number][];
+}
 
 /**
  * The values a write changed, of the statistics `stats` (those asked for by `ChangeBus.detailed`; every changed

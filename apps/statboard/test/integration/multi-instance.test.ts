@@ -164,6 +164,46 @@ describe.skipIf(TEST_DATABASE_URL === null)('several instances sharing PostgreSQ
     }
   });
 
+  it('screening on one instance judges a client upload against a value written through the other', async () => {
+    const PLAY_TIME = 'minecraft.custom:minecraft.play_time';
+    const H = 72_000; // its default max_per_hour
+    const client = (await a.services.verifier.verify(fx.keys.client!))!;
+    const tool = (await b.services.verifier.verify(fx.keys.integration!))!;
+    const p = crypto.randomUUID();
+    let at = Date.now() - 60_000;
+    const send = (services: Services, key: AuthKey, value: number) => {
+      at += 1_000;
+      return services.ingest.ingest(
+        key,
+        modBatch({
+          uuid: p,
+          username: 'Multi',
+          stats: [{ key: PLAY_TIME, value }],
+          observedAt: new Date(at).toISOString(),
+        }) as never,
+      );
+    };
+    const stored = async () =>
+      (
+        await a.db.query<{ value: number }>(
+          `SELECT s.value FROM server_stats s JOIN players p ON p.id = s.player_id
+           JOIN stat_definitions d ON d.id = s.stat_id WHERE p.uuid = $1 AND d.key = $2`,
+          [p, PLAY_TIME],
+        )
+      )[0]?.value;
+    const memory = a.services.screening.memory!;
+    const held = () => memory.holds(fx.workspaceId, fx.seasonId, fx.serverId, p);
+    await send(a.services, client, 1_000);
+    await send(a.services, client, 1_001);
+    expect(held()).toBe(true); // a knows the player's values now
+    // Through b (an integration key: not screened), a value a would hold as too fast a rise from 1,001.
+    await send(b.services, tool, 1_000 + 40 * H);
+    await eventually(async () => !held());
+    await send(a.services, client, 1_000 + 40 * H + 100);
+    expect(await stored()).toBe(1_000 + 40 * H + 100);
+    expect(held()).toBe(true);
+  });
+
   it('a season activated on one instance is the one the other ingests into', async () => {
     const s2 = await a.services.seasons.create(ACTOR, fx.workspaceId, { name: 'S2', slug: 's2' });
     expect((await b.services.seasons.active(fx.workspaceId))?.slug).toBe('s1'); // cached on b

@@ -230,6 +230,11 @@ export interface GroupWritten {
   held: { board: string; value: number }[];
   /** [compact boards] With `moved`: the values that changed of those statistics, and the transaction's id. */
   moves: { xid: string; rows: MovedValue[] } | null;
+  /**
+   * The statement's `now()` (ms; null: no player written): the `updated_at` of each value it changed. Read as
+   * JSON text, as screening reads `updated_at` (`screeningContext`), so both round to the same millisecond.
+   */
+  at: number | null;
 }
 
 /**
@@ -265,6 +270,7 @@ export async function writeGroup(
       held: GroupWritten['held'];
       moves: MovedValue[] | null;
       xid: string | null;
+      at: string;
     }
   >(
     `WITH input AS (
@@ -327,7 +333,7 @@ export async function writeGroup(
        SELECT count(pg_notify($13, payload)) AS n FROM unnest($14::text[]) AS payload
      )${outbox ? `, ${firstSeenOutbox('$15')}` : ''}${leaders ? `, ${leaderOutbox(leadersParam)}` : ''}
      SELECT up.id, up.workspace_id, up.uuid, (b.username IS NOT NULL AND b.username <> up.username) AS renamed,
-       up.inserted AS created,
+       up.inserted AS created, to_json(now()) AS at,
        (${outbox ? '(SELECT count(*) FROM first_seen)' : '0'}${leaders ? ' + (SELECT count(*) FROM leader_messages)' : ''})::int AS messages,
        ${
          leaders
@@ -401,6 +407,7 @@ export async function writeGroup(
     checked: first?.checked ?? [],
     held: first?.held ?? [],
     moves: first?.xid ? { xid: first.xid, rows: first.moves ?? [] } : null,
+    at: first ? new Date(first.at).getTime() : null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { CHANGE_CHANNEL, type Change, type ChangeBus } from '#src/cache/bus.ts';
+import { CHANGE_CHANNEL, type Change, type ChangeBus, type StoredValues } from '#src/cache/bus.ts';
 import { isDatabaseUnavailable } from '#src/db/availability.ts';
 import type { Db, Queryable } from '#src/db/types.ts';
 import { unavailable } from '#src/errors.ts';
@@ -98,6 +98,11 @@ export class IngestWriter {
   private running = 0;
   /** Definition ids seen in committed transactions, by workspace and key: definitions are never deleted. */
   private readonly definitionIds: DefinitionIds = new Map();
+  /**
+   * A writer on the database itself (not inside a transaction): its commit is its own, so this process's caches
+   * may be told exactly what it stored (`stored` of its value changes).
+   */
+  private readonly ownCommit: boolean;
 
   constructor(
     private readonly db: Db,
@@ -105,7 +110,9 @@ export class IngestWriter {
     private readonly slots: number,
     private readonly limits: WriterLimits = UNBOUNDED,
     private readonly hooks: IngestHooks | null = null,
-  ) {}
+  ) {
+    this.ownCommit = db.afterCommit === undefined;
+  }
 
   /** Resolves once `item` is committed. `bytes`: its size as received, counted against the queue's bound. */
   submit(item: IngestItem, bytes = 0): Promise<void> {
@@ -197,6 +204,7 @@ export class IngestWriter {
     for (let attempt = 1; ; attempt++) {
       // Ids of definitions this attempt created or found; kept only once it has committed.
       const learned: DefinitionIds = new Map();
+      let verifiedRows: repo.VerifiedRow[] = [];
       try {
         const missing = this.missingDefinitions(items);
         const verified = items.some((it) => it.verified === true);
@@ -217,7 +225,10 @@ export class IngestWriter {
                   for (const d of found) remember(learned, d.workspace_id, d.key, d.id);
                 }
                 const written = await this.writeRows(tx, items, learned);
-                if (verified) await repo.upsertVerified(tx, this.verifiedRows(items, learned));
+                if (verified) {
+                  verifiedRows = this.verifiedRows(items, learned);
+                  await repo.upsertVerified(tx, verifiedRows);
+                }
                 return written;
               });
         for (const [w, ids] of learned) for (const [k, id] of ids) remember(this.definitionIds, w, k, id);
@@ -225,7 +236,10 @@ export class IngestWriter {
         // After the commit and before any batch of the group is answered: a client that reads right after its
         // 200 sees its own values.
         // Values were already announced to other instances by the statement itself (pg_notify, at commit).
-        for (const c of changes.notified) this.bus.applyLocal(c);
+        // The screening memory follows what was stored, where this writer's commit is its own.
+        for (const c of changes.notified) {
+          this.bus.applyLocal(this.ownCommit && changes.at !== null ? withStored(c, items, changes, verifiedRows) : c);
+        }
         await Promise.all(changes.toPublish.map((c) => this.bus.publish(c)));
         // Keys this process had not seen may be new definitions: lists of definitions read them again.
         const grown = new Set(missing.map((m) => m.w));
@@ -293,7 +307,14 @@ export class IngestWriter {
     db: Queryable,
     items: IngestItem[],
     learned: DefinitionIds,
-  ): Promise<{ notified: Change[]; toPublish: Change[]; committed: () => void }> {
+  ): Promise<{
+    notified: Change[];
+    toPublish: Change[];
+    committed: () => void;
+    /** The values written (one per key) and the statement's `now()` (null: nothing written). */
+    stats: repo.GroupRows['stats'];
+    at: number | null;
+  }> {
     const defId = (w: string, k: string) => {
       const id = this.definitionIds.get(w)?.get(k) ?? learned.get(w)?.get(k);
       // Every key was known or ensured before this runs.
@@ -425,6 +446,8 @@ export class IngestWriter {
       if (p.created) grown.add(p.workspace_id);
     }
     return {
+      stats: statRows,
+      at: written.at,
       // [compact boards] This process's own caches get the changed values too (never in a NOTIFY).
       notified: written.moves
         ? notified.map((c) => ({ ...c, moves: { xid: written.moves!.xid, stats: moved, rows: written.moves!.rows } }))
@@ -466,4 +489,31 @@ function valueChanges(items: IngestItem[], stats: repo.GroupRows['stats']): Chan
     pairs: [...e.pairs.values()],
     players: [...e.players],
   }));
+}
+
+/**
+ * A value change of a committed write, with what it offered each player's server values and verified values of
+ * its workspace (`stored`): for this process's own caches only (never in a NOTIFY).
+ */
+function withStored(
+  change: Change,
+  items: IngestItem[],
+  written: { stats: repo.GroupRows['stats']; at: number | null },
+  verified: readonly repo.VerifiedRow[],
+): Change {
+  if (change.topic !== 'values' || written.at === null) return change;
+  const values: [string, string, string, string, number, number][] = [];
+  for (const r of written.stats) {
+    const it = items[r.item - 1]!;
+    if (it.workspaceId !== change.workspaceId) continue;
+    values.push([it.seasonId, it.serverId, r.statId, it.player.uuid, r.value, it.observedAt.getTime()]);
+  }
+  const stored: StoredValues = {
+    at: written.at,
+    values,
+    verified: verified
+      .filter((v) => v.workspaceId === change.workspaceId)
+      .map((v) => [v.seasonId, v.serverId, v.statId, v.uuid, v.value]),
+  };
+  return { ...change, stored };
 }

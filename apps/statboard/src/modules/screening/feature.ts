@@ -1,4 +1,5 @@
 import type { Feature } from '#src/feature.ts';
+import { ScreeningMemory } from './memory.ts';
 import { reviewRoutes } from './routes.ts';
 import { ReviewItem } from './schemas.ts';
 import { ReviewService } from './service.ts';
@@ -18,7 +19,17 @@ export const screeningFeature = {
   name: 'screening',
   services: { review: (s) => new ReviewService(s.db, s.audit, s.ingest.writer) },
   // One per process: it counts each client key's players in memory.
-  shared: { screening: (s) => new ScreeningStage(s.db, s.outbox, s.metrics, s.config.clientNewStatsPerDay) },
+  shared: {
+    screening: (s) =>
+      new ScreeningStage(
+        s.db,
+        s.outbox,
+        s.metrics,
+        s.config.clientNewStatsPerDay,
+        Date.now,
+        ScreeningMemory.on(s.changes),
+      ),
+  },
   schemas: [ReviewItem],
   routes: (s, { admin }) => ({ v1: [reviewRoutes(s.review, admin)] }),
 } satisfies Feature;

@@ -10,18 +10,25 @@ export interface DefinitionFacts {
   sort_order: 'asc' | 'desc';
 }
 
+/** A stored value as screening compares with it (times in ms). */
+export interface LastValue {
+  value: number;
+  at: number;
+  observedAt: number;
+}
+
 /** What the service knows of the uploading player and the batch's statistics, in one read. */
 export interface ScreeningContext {
   player: { id: string; username: string; username_changed_at: Date | null } | null;
   definitions: Map<string, DefinitionFacts>;
   /** The server has verified values in the season. */
   serverVerified: boolean;
-  /** The player's verified values of the batch's statistics on that server, by definition id. */
-  verified: Map<string, { value: number; at: Date }>;
+  /** The player's verified values of the batch's statistics on that server, by definition id (`at`: ms). */
+  verified: ReadonlyMap<string, { value: number; at: number }>;
   /** The player's last stored values of the batch's statistics on that server, by definition
-   * id: the server's own row (`server_stats`, whose `updated_at` is when the value arrived by the service's clock),
-   * not the network total. */
-  last: Map<string, { value: number; at: Date }>;
+   * id: the server's own row (`server_stats`, whose `updated_at` is when the value arrived by the service's clock,
+   * `at` here in ms), not the network total; `observedAt` (ms) is what the writer compares a later value with. */
+  last: ReadonlyMap<string, LastValue>;
   /** The player has any value on that server in the season. */
   hasStored: boolean;
 }
@@ -53,7 +60,7 @@ export async function screeningContext(
     defs: [string, string, number | null, boolean, 'asc' | 'desc'][];
     server_verified: boolean;
     verified: [string, number, string][] | null;
-    last: [string, number, string][] | null;
+    last: [string, number, string, string][] | null;
     has_stored: boolean;
   }>(
     `WITH defs AS MATERIALIZED (
@@ -62,9 +69,9 @@ export async function screeningContext(
      ), player AS MATERIALIZED (
        SELECT p.id, p.username, p.username_changed_at FROM players p WHERE p.workspace_id = $1 AND p.uuid = $4
      ), last AS MATERIALIZED (
-       SELECT json_agg(json_build_array(d.id, s.value, s.updated_at)) AS j
+       SELECT json_agg(json_build_array(d.id, s.value, s.updated_at, s.observed_at)) AS j
        FROM player p CROSS JOIN defs d
-       CROSS JOIN LATERAL (SELECT s.value, s.updated_at FROM server_stats s
+       CROSS JOIN LATERAL (SELECT s.value, s.updated_at, s.observed_at FROM server_stats s
          WHERE s.season_id = $2 AND s.server_id = $3 AND s.stat_id = d.id AND s.player_id = p.id OFFSET 0) s
      )
      SELECT p.id AS player_id, p.username, p.username_changed_at,
@@ -93,8 +100,13 @@ export async function screeningContext(
       r.defs.map(([key, id, max, pub, order]) => [key, { id, max_per_hour: max, public: pub, sort_order: order }]),
     ),
     serverVerified: r.server_verified,
-    verified: new Map((r.verified ?? []).map(([id, value, at]) => [id, { value, at: new Date(at) }])),
-    last: new Map((r.last ?? []).map(([id, value, at]) => [id, { value, at: new Date(at) }])),
+    verified: new Map((r.verified ?? []).map(([id, value, at]) => [id, { value, at: new Date(at).getTime() }])),
+    last: new Map(
+      (r.last ?? []).map(([id, value, at, observed]) => [
+        id,
+        { value, at: new Date(at).getTime(), observedAt: new Date(observed).getTime() },
+      ]),
+    ),
     hasStored: r.has_stored === true,
   };
 }

@@ -3,6 +3,7 @@ import { DAY_MS, HOUR_MS } from '#src/lib/time-buckets.ts';
 import type { Metrics } from '#src/metrics/metrics.ts';
 import { isGameStatistic } from '#src/modules/stats/game-catalog.ts';
 import type { Outbox } from '#src/modules/webhooks/outbox.ts';
+import type { ScreeningMemory } from './memory.ts';
 import * as repo from './repo.ts';
 import {
   type Arrived,
@@ -45,8 +46,8 @@ export interface Screened {
   sharedKey: boolean;
 }
 
-const toArrived = (v: { value: number; at: Date } | undefined): Arrived | null =>
-  v === undefined ? null : { value: v.value, at: v.at.getTime() };
+const toArrived = (v: { value: number; at: number } | undefined): Arrived | null =>
+  v === undefined ? null : { value: v.value, at: v.at };
 const iso = (ms: number | Date) => new Date(ms).toISOString();
 
 /**
@@ -66,20 +67,17 @@ export class ScreeningStage {
     /** New statistics client uploads may create a day (UTC) per workspace; 0: no limit. */
     private readonly newStatsPerDay: number,
     private readonly now: () => number = Date.now,
+    /** What was read of known players, kept so that their next uploads read nothing (null: every upload reads). */
+    readonly memory: ScreeningMemory | null = null,
   ) {}
 
   async screen(input: ScreenInput): Promise<Screened> {
     const now = this.now();
     const sharedKey = this.countPlayer(input.keyId, input.uuid, now);
     const keys = input.stats.map((s) => s.key);
-    const ctx = await repo.screeningContext(
-      this.db,
-      input.workspaceId,
-      input.seasonId,
-      input.serverId,
-      input.uuid,
-      keys,
-    );
+    const ctx =
+      this.memory?.recall(input.workspaceId, input.seasonId, input.serverId, input.uuid, keys) ??
+      (await this.context(input, keys));
 
     // New statistics past the day's limit: dropped (only what the workspace does not define yet counts, and not
     // the game's own statistics, which the mod sends all of in a player's first session: only invented keys).
@@ -193,6 +191,13 @@ export class ScreeningStage {
       });
     }
     return { stats, username, held, dropped, sharedKey };
+  }
+
+  /** The facts screening needs, read (one statement), and kept in memory where there is one. */
+  private context(input: ScreenInput, keys: readonly string[]): Promise<repo.ScreeningContext> {
+    const read = () =>
+      repo.screeningContext(this.db, input.workspaceId, input.seasonId, input.serverId, input.uuid, keys);
+    return this.memory ? this.memory.read(input.workspaceId, input.seasonId, input.serverId, input.uuid, read) : read();
   }
 
   /**
