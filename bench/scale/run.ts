@@ -168,10 +168,9 @@ async function seed(db: Db, ws: BenchWorkspace, players: number, values: number,
   // into the future, so they stay online through the run.
   await db.query(
     `INSERT INTO game_sessions (workspace_id, player_id, session_id, server_id, season_id, mod_version, game_version,
-       started_at, last_seen_at, presence_mark, ended_at)
+       started_at, last_seen_at, ended_at)
      SELECT $1, p.id, gen_random_uuid(), CASE WHEN ${HOME('p.id')} = 3 THEN $5::uuid ELSE $2::uuid END, $3, '1.4.0', '1.21.1',
        CASE WHEN p.n <= $4 THEN now() - interval '1 hour' ELSE p.seen - interval '1 hour' END,
-       CASE WHEN p.n <= $4 THEN now() + interval '1 day' ELSE p.seen END,
        CASE WHEN p.n <= $4 THEN now() + interval '1 day' ELSE p.seen END,
        CASE WHEN p.n <= $4 THEN NULL ELSE p.seen END
      FROM (SELECT id, row_number() OVER () AS n, now() - random() * interval '30 days' AS seen

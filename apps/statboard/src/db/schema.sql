@@ -108,17 +108,16 @@ TABLE game_sessions
   column started_at timestamp with time zone NOT NULL
   column last_seen_at timestamp with time zone NOT NULL
   column ended_at timestamp with time zone
-  column presence_mark timestamp with time zone NOT NULL DEFAULT now()
   constraint game_sessions_pkey PRIMARY KEY (id)
   constraint game_sessions_player_id_fkey FOREIGN KEY (player_id) REFERENCES players(id) ON DELETE CASCADE
   constraint game_sessions_player_id_session_id_key UNIQUE (player_id, session_id)
   constraint game_sessions_season_id_fkey FOREIGN KEY (season_id) REFERENCES seasons(id) ON DELETE CASCADE
   constraint game_sessions_server_id_fkey FOREIGN KEY (server_id) REFERENCES servers(id) ON DELETE CASCADE
   constraint game_sessions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
-  index CREATE INDEX game_sessions_activity_idx ON public.game_sessions USING btree (workspace_id, presence_mark)
+  index CREATE INDEX game_sessions_activity_idx ON public.game_sessions USING btree (workspace_id, last_seen_at)
   index CREATE UNIQUE INDEX game_sessions_pkey ON public.game_sessions USING btree (id)
   index CREATE UNIQUE INDEX game_sessions_player_id_session_id_key ON public.game_sessions USING btree (player_id, session_id)
-  index CREATE INDEX game_sessions_presence_idx ON public.game_sessions USING btree (workspace_id, presence_mark) WHERE (ended_at IS NULL)
+  index CREATE INDEX game_sessions_presence_idx ON public.game_sessions USING btree (workspace_id, last_seen_at) WHERE (ended_at IS NULL)
 
 TABLE ingest_activity
   column workspace_id uuid NOT NULL

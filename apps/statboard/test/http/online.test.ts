@@ -35,30 +35,14 @@ async function join(username: string, session = uuid(), player = uuid()): Promis
   return { player, session };
 }
 
-/**
- * Moves a session's last heartbeat into the past (no route can), as time passing would: its presence mark (which
- * lags the heartbeat by up to 5 minutes) moves back by as much.
- */
+/** Moves a session's last heartbeat into the past (no route can). */
 async function age(session: string, seconds: number): Promise<void> {
   await mutate(
     ctx,
     fx.workspaceId,
-    `UPDATE game_sessions SET last_seen_at = now() - make_interval(secs => $2),
-       presence_mark = presence_mark - (last_seen_at - (now() - make_interval(secs => $2)))
-     WHERE session_id = $1`,
+    `UPDATE game_sessions SET last_seen_at = now() - make_interval(secs => $2) WHERE session_id = $1`,
     [session, seconds],
   );
-}
-
-/** The session's presence mark, and how far it lags its last heartbeat (seconds). */
-async function markOf(session: string): Promise<{ mark: string; lag: number }> {
-  const [row] = await sql(
-    ctx,
-    `SELECT presence_mark::text AS mark, extract(epoch FROM last_seen_at - presence_mark)::float8 AS lag
-     FROM game_sessions WHERE session_id = $1`,
-    [session],
-  );
-  return row as { mark: string; lag: number };
 }
 
 runSecurityMatrix('GET /api/v1/online', () => ctx, {
@@ -90,33 +74,6 @@ describe('GET /api/v1/online', () => {
     expect(await uuidsOnline()).not.toContain(player);
     // A heartbeat brings them back.
     await ingestOk(ctx, fx.keys.client!, modBatch({ uuid: player, username: 'Window', sessionId: session, stats: [] }));
-    expect(await uuidsOnline()).toContain(player);
-  });
-
-  it('counts presence by the last heartbeat exactly, while the indexed presence mark moves once in 5 minutes', async () => {
-    const { player, session } = await join('Marked');
-    const heartbeat = () =>
-      ingestOk(ctx, fx.keys.client!, modBatch({ uuid: player, username: 'Marked', sessionId: session, stats: [] }));
-    // Heartbeats within 5 minutes of the mark leave it where it is (an update of no indexed column).
-    await mutate(
-      ctx,
-      fx.workspaceId,
-      `UPDATE game_sessions SET presence_mark = last_seen_at - interval '290 seconds' WHERE session_id = $1`,
-      [session],
-    );
-    const before = await markOf(session);
-    await heartbeat();
-    const kept = await markOf(session);
-    expect(kept.mark).toBe(before.mark);
-    expect(kept.lag).toBeGreaterThanOrEqual(290);
-    // Two minutes' window counted from the heartbeat, however far behind the mark is.
-    await age(session, 110);
-    expect(await uuidsOnline()).toContain(player);
-    await age(session, 125);
-    expect(await uuidsOnline()).not.toContain(player);
-    // A heartbeat with the mark 5 minutes or more behind moves it to the heartbeat.
-    await heartbeat();
-    expect((await markOf(session)).lag).toBeLessThan(1);
     expect(await uuidsOnline()).toContain(player);
   });
 

@@ -2,7 +2,6 @@ import type { MovedValue } from '#src/cache/bus.ts';
 import { nullableNumberArray, numberArray, textArray, timestampArray, uuidArray } from '#src/db/array-literal.ts';
 import { microsSql } from '#src/db/iso-text.ts';
 import type { Queryable } from '#src/db/types.ts';
-import { markOnHeartbeat, seenSince } from '#src/modules/online/presence-mark.ts';
 import { defaultMaxPerHour } from '#src/modules/stats/stat-defaults.ts';
 import { firstSeenOutbox, leaderOutbox } from '#src/modules/webhooks/repo.ts';
 
@@ -317,7 +316,6 @@ export async function writeGroup(
        ORDER BY up.id, j.session_id
        ON CONFLICT (player_id, session_id) DO UPDATE SET
          last_seen_at = now(),
-         ${markOnHeartbeat('game_sessions')},
          server_id = excluded.server_id,
          ended_at = COALESCE(game_sessions.ended_at, excluded.ended_at)
        RETURNING 1
@@ -564,7 +562,7 @@ export interface ActivityRow {
  * with a session in the bucket, players seen for the first time in it.
  *
  * One pass over each source, whatever the number of buckets: the sessions that overlap the range (by
- * `game_sessions_activity_idx`, by the sessions' presence mark) each give the buckets they span (a session is in a bucket when it started before
+ * `game_sessions_activity_idx`) each give the buckets they span (a session is in a bucket when it started before
  * the bucket's end and was last seen at or after its start), new players come by `players_first_seen_idx`, and
  * the hourly counters by their key. Cost grows with the sessions in the range, not with sessions × buckets.
  */
@@ -587,7 +585,7 @@ export function activity(
          greatest(0, floor(extract(epoch FROM (g.started_at - r.start)) / r.s))::int AS first,
          least(r.n - 1, floor(extract(epoch FROM (g.last_seen_at - r.start)) / r.s))::int AS last
        FROM r, game_sessions g
-       WHERE g.workspace_id = $1 AND ${seenSince('g', '>=', 'r.start')}
+       WHERE g.workspace_id = $1 AND g.last_seen_at >= r.start
          AND g.started_at < r.start + make_interval(secs => r.n * r.s)
      ), active AS MATERIALIZED (
        SELECT i, count(DISTINCT player_id)::int AS n FROM spans, generate_series(spans.first, spans.last) AS i GROUP BY i

@@ -1,6 +1,5 @@
 import { uuidArray } from '#src/db/array-literal.ts';
 import type { Queryable } from '#src/db/types.ts';
-import { markOnHeartbeat, seenSince } from './presence-mark.ts';
 
 /**
  * The `GET /online` answer's JSON (`{"data":[…]}`), written by the database as JSON.stringify writes the entries
@@ -29,7 +28,7 @@ export async function onlineJson(
        SELECT DISTINCT ON (p.id) p.id, p.uuid, p.username, p.public, g.last_seen_at,
          sv.id AS server_id, sv.name AS server_name
        FROM game_sessions g JOIN players p ON p.id = g.player_id JOIN servers sv ON sv.id = g.server_id
-       WHERE g.workspace_id = $1 AND g.ended_at IS NULL AND ${seenSince('g', '>', 'now() - make_interval(secs => $3)')}
+       WHERE g.workspace_id = $1 AND g.ended_at IS NULL AND g.last_seen_at > now() - make_interval(secs => $3)
          AND p.public AND ($2::uuid[] IS NULL OR p.uuid = ANY($2::uuid[]))
          AND ($4::uuid[] IS NULL OR g.server_id = ANY($4::uuid[]))
        ORDER BY p.id, g.last_seen_at DESC
@@ -64,9 +63,9 @@ export async function setServerPresence(
          AND (g.player_id NOT IN (SELECT id FROM listed) OR g.last_seen_at <= now() - make_interval(secs => $5))
        RETURNING g.player_id
      ), continued AS (
-       UPDATE game_sessions g SET last_seen_at = now(), ${markOnHeartbeat('g')}
+       UPDATE game_sessions g SET last_seen_at = now()
        WHERE g.workspace_id = $1 AND g.server_id = $2 AND g.ended_at IS NULL
-         AND g.player_id IN (SELECT id FROM listed) AND ${seenSince('g', '>', 'now() - make_interval(secs => $5)')}
+         AND g.player_id IN (SELECT id FROM listed) AND g.last_seen_at > now() - make_interval(secs => $5)
        RETURNING g.player_id
      ), started AS (
        INSERT INTO game_sessions (workspace_id, player_id, session_id, server_id, season_id, mod_version,
