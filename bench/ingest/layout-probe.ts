@@ -43,7 +43,7 @@
  * statement per batch, 32 at a time.
  */
 
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { numberArray, uuidArray } from '../../apps/statboard/src/db/array-literal.ts';
 import type { Queryable } from '../../apps/statboard/src/db/types.ts';
@@ -66,6 +66,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 1.5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const STATS_PER_BATCH = 20;
+/** Statements run under EXPLAIN ANALYZE per variant, one at a time, after the rounds. */
+const EXPLAINS = Number(process.env.BENCH_EXPLAINS ?? 100);
 const PLAYERS = 2_000;
 
 function log(msg: string): void {
@@ -84,6 +86,7 @@ CREATE TABLE events (workspace_id uuid NOT NULL, id uuid NOT NULL, player_id uui
   payload jsonb NOT NULL DEFAULT '{}'::jsonb, received_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (workspace_id, id));
 CREATE INDEX events_received_idx ON events (received_at);
+CREATE TABLE server_numbers (id uuid PRIMARY KEY, n smallint NOT NULL);
 CREATE TABLE workspace_player_counts (workspace_id uuid PRIMARY KEY, public_players bigint NOT NULL);
 CREATE FUNCTION players_count_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -198,6 +201,53 @@ function oneRowUpsert(rows: string): string {
        RETURNING 1`;
 }
 
+/**
+ * The slimmer one-row layout: a server is its small number in the workspace (`servers.number`, here
+ * `public.server_numbers`), and no per-server baselines: the gain is kept by the row's own rule (a value that grows
+ * adds its growth, a counter that drops adds its new value, as `serverValueUpsert` carries a reset), so the row holds
+ * three short arrays and no baseline.
+ */
+function slimDdl(schema: string): string {
+  return `
+CREATE TABLE ${schema}.player_stats (season_id uuid NOT NULL, stat_id uuid NOT NULL, player_id uuid NOT NULL,
+  value float8 NOT NULL, gain float8 NOT NULL DEFAULT 0, observed_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL, replaced_value float8, replaced_gain float8, replaced_observed_at timestamptz,
+  server_keys smallint[] NOT NULL, server_values float8[] NOT NULL, server_observed timestamptz[] NOT NULL,
+  PRIMARY KEY (season_id, stat_id, player_id));
+CREATE INDEX ON ${schema}.player_stats (player_id, season_id);
+CREATE INDEX ON ${schema}.player_stats (season_id, stat_id, value DESC, updated_at);
+`;
+}
+
+/** `oneRowUpsert` for `slimDdl`: `rows` has `server_key` (smallint) where the other has `server_id`. */
+function slimUpsert(rows: string): string {
+  const k = 'array_position(cur.server_keys, excluded.server_keys[1])';
+  const old = `cur.server_values[${k}]`;
+  const put = (col: string, v: string) =>
+    `CASE WHEN ${k} IS NULL THEN cur.${col} || ${v} ELSE cur.${col}[:${k} - 1] || ${v} || cur.${col}[${k} + 1:] END`;
+  return `INSERT INTO player_stats AS cur (season_id, stat_id, player_id, value, gain, observed_at, updated_at,
+         server_keys, server_values, server_observed)
+       SELECT r.season_id, r.stat_id, r.player_id, r.value, 0, r.observed_at, r.updated_at, ARRAY[r.server_key],
+         ARRAY[r.value], ARRAY[r.observed_at]
+       FROM (${rows}) r
+       ORDER BY r.season_id, r.stat_id, r.player_id
+       ON CONFLICT (season_id, stat_id, player_id) DO UPDATE SET
+         server_keys = CASE WHEN ${k} IS NULL THEN cur.server_keys || excluded.server_keys ELSE cur.server_keys END,
+         server_values = ${put('server_values', 'excluded.value')},
+         server_observed = ${put('server_observed', 'excluded.observed_at')},
+         value = cur.value - coalesce(${old}, 0) + excluded.value,
+         gain = cur.gain + CASE WHEN ${k} IS NULL THEN 0 WHEN excluded.value < ${old} THEN greatest(excluded.value, 0)
+                                ELSE excluded.value - ${old} END,
+         observed_at = greatest(cur.observed_at, excluded.observed_at),
+         updated_at = CASE WHEN ${old} = excluded.value THEN cur.updated_at ELSE excluded.updated_at END,
+         replaced_value = cur.value,
+         replaced_gain = cur.gain,
+         replaced_observed_at = cur.observed_at
+       WHERE ${k} IS NULL OR (cur.server_observed[${k}] <= excluded.observed_at
+         AND (${old} <> excluded.value OR cur.server_observed[${k}] < excluded.observed_at))
+       RETURNING 1`;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The world: one workspace, one season, two servers, 300 statistics, 2,000 players
 
@@ -292,6 +342,15 @@ async function fill(c: pg.Client, w: World): Promise<void> {
        FROM srv, k, obs GROUP BY k.stat, srv.id`,
     ]);
   }
+  stmts.push([
+    'slim3.player_stats',
+    `${src} INSERT INTO slim3.player_stats (season_id, stat_id, player_id, value, gain, observed_at, updated_at,
+       server_keys, server_values, server_observed)
+     SELECT $12, k.stat, srv.id, sum(srv.c * k.f), 0, min(obs.at), min(obs.at), array_agg(srv.n::smallint ORDER BY srv.n),
+       array_agg(srv.c * k.f ORDER BY srv.n), array_agg(obs.at ORDER BY srv.n)
+     FROM srv, k, obs GROUP BY k.stat, srv.id`,
+  ]);
+  stmts.push(['server_numbers', `${src} INSERT INTO server_numbers (id, n) VALUES ($13, 0), ($14, 1)`]);
   for (const [what, sql] of stmts) {
     const t0 = performance.now();
     await c.query(sql, params);
@@ -326,6 +385,7 @@ const TABLES = [
   'one3.player_stats',
   'one4.player_stats',
   'one4p.player_stats',
+  'slim3.player_stats',
   'public.workspace_player_counts',
 ];
 
@@ -369,6 +429,11 @@ const TODAY_VALUES_SQL = `WITH server_rows AS (${serverValueUpsert(VALUE_ROWS)})
 
 /** (5) the one-row upsert alone. */
 const ONE_VALUES_SQL = `WITH stat_rows AS (${oneRowUpsert(VALUE_ROWS)}) SELECT 1`;
+
+/** (5d) the slim one-row upsert alone: the server as its number ($2 is the server's id, its number looked up). */
+const SLIM_VALUES_SQL = `WITH stat_rows AS (${slimUpsert(
+  VALUE_ROWS.replace('$2::uuid AS server_id', '(SELECT n FROM server_numbers WHERE id = $2::uuid) AS server_key'),
+)}) SELECT 1`;
 
 /** A batch as the writer's group of one (IngestWriter builds the same rows for one item). */
 function groupOf(w: World, b: Batch): GroupRows {
@@ -431,6 +496,46 @@ function oneRowWriter(sql: string): string {
   );
 }
 
+/** `oneRowWriter` with the slim layout's upsert. */
+function slimWriter(sql: string): string {
+  return replaceOnce(
+    sql,
+    /server_rows AS \([\s\S]*?\), session_rows AS \(/,
+    () =>
+      `stat_rows AS (${slimUpsert(`SELECT items.s AS season_id, sn.n AS server_key, v.d AS stat_id,
+           ids.id AS player_id, v.v AS value, items.o AS observed_at, now() AS updated_at
+         FROM unnest($8::int[], $9::uuid[], $10::float8[]) AS v(it, d, v)
+         JOIN items ON items.i = v.it
+         JOIN server_numbers sn ON sn.id = items.srv
+         JOIN ids ON ids.i = items.p`)}), session_rows AS (`,
+    'value CTEs',
+  );
+}
+
+/**
+ * The writer's statement without its heartbeat writes: the players are read, not upserted (a player known to
+ * the service; a new one would still be inserted), and the session is not written (its last sighting kept in
+ * memory and written at most once a minute, which this leaves out): what the values cost inside the writer's
+ * statement.
+ */
+function noHeartbeat(sql: string): string {
+  const read = replaceOnce(
+    sql,
+    /up AS \(\s*INSERT INTO players[\s\S]*?RETURNING id, workspace_id, uuid, username, first_seen_at, \(xmax = 0\) AS inserted, public/,
+    () =>
+      `up AS (
+       SELECT p.id, p.workspace_id, p.uuid, p.username, p.first_seen_at, false AS inserted, p.public
+       FROM players p JOIN input ON p.workspace_id = input.w AND p.uuid = input.u`,
+    'players upsert',
+  );
+  return replaceOnce(
+    read,
+    /session_rows AS \(\s*INSERT INTO game_sessions[\s\S]*?RETURNING 1/,
+    () => 'session_rows AS (SELECT $11::jsonb IS NULL AS unused',
+    'session upsert',
+  );
+}
+
 /** A Queryable that edits each statement before sending it (the writer's statement, another layout). */
 function editing(db: Queryable, edit: (sql: string) => string): Queryable {
   const cache = new Map<string, string>();
@@ -447,6 +552,44 @@ function editing(db: Queryable, edit: (sql: string) => string): Queryable {
   };
 }
 
+/** Sends each statement as EXPLAIN (ANALYZE) and keeps its planning and execution times (ms). */
+function explaining(db: Queryable, into: { plan: number[]; exec: number[] }): Queryable {
+  return {
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      const rows = await db.query<{ 'QUERY PLAN': { 'Planning Time': number; 'Execution Time': number }[] }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+        params,
+      );
+      const plan = rows[0]!['QUERY PLAN'][0]!;
+      into.plan.push(plan['Planning Time']);
+      into.exec.push(plan['Execution Time']);
+      return [] as T[];
+    },
+    exec: (script) => db.exec(script),
+  };
+}
+
+/**
+ * A connection whose statements are named prepared statements (pg's `name`: parsed, analysed and planned once per
+ * connection; PostgreSQL switches to a generic plan after five executions when it is not costlier), keyed by text.
+ */
+function preparing(client: pg.Client): Queryable {
+  const names = new Map<string, string>();
+  return {
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      let name = names.get(sql);
+      if (name === undefined) {
+        name = `probe_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
+        names.set(sql, name);
+      }
+      return (await client.query({ name, text: sql, values: params as unknown[] | undefined })).rows as T[];
+    },
+    async exec(script) {
+      await client.query(script);
+    },
+  };
+}
+
 interface Variant {
   name: string;
   what: string;
@@ -454,6 +597,8 @@ interface Variant {
   /** Tables (schema-qualified) whose rows this variant writes, for rows and index entries per value. */
   tables: string[];
   run(db: Queryable, w: World, b: Batch): Promise<unknown>;
+  /** Sent as named prepared statements (parsed and planned once per connection), where the service sends unnamed ones. */
+  prepared?: boolean;
 }
 
 const ceilingRows = (b: Batch): RawValue[] =>
@@ -519,6 +664,13 @@ const VARIANTS: Variant[] = [
     run: (db, w, b) => db.query(ONE_VALUES_SQL, valueParams(w, b)),
   },
   {
+    name: 'slim3-values',
+    what: '(5d) one row per value, slim (server numbers, no baselines array), 3 indexes',
+    searchPath: 'slim3, public',
+    tables: ['slim3.player_stats'],
+    run: (db, w, b) => db.query(SLIM_VALUES_SQL, valueParams(w, b)),
+  },
+  {
     name: 'one4-writer',
     what: "(6a) writer statement, one row per value (4 idx), today's heartbeats",
     searchPath: 'one4, today, public',
@@ -546,7 +698,29 @@ const VARIANTS: Variant[] = [
     tables: ['one4p.player_stats', ...HB_HOT],
     run: writer((sql) => hotHeartbeat(oneRowWriter(sql))),
   },
+  {
+    name: 'slim3-writer-hothb',
+    what: '(6e) writer statement, slim one row per value (3 idx), HOT heartbeats',
+    searchPath: 'slim3, hb_hot, today, public',
+    tables: ['slim3.player_stats', ...HB_HOT],
+    run: writer((sql) => hotHeartbeat(slimWriter(sql))),
+  },
+  {
+    name: 'slim3-writer-nohb',
+    what: '(6f) writer statement, slim one row per value (3 idx), players read (not written), no session write',
+    searchPath: 'slim3, hb_hot, today, public',
+    tables: ['slim3.player_stats', ...HB_HOT],
+    run: writer((sql) => noHeartbeat(slimWriter(sql))),
+  },
 ];
+
+// The same statements, prepared: how much of the writer's statement is parsing and planning (and the ceiling
+// prepared, a diagnostic: its statement is planned in 0.03 ms, but parsed with its 80 parameters every time).
+VARIANTS.push({ ...CEILING, name: 'ceiling-prepared', what: '(1p) the ceiling, prepared', prepared: true });
+for (const name of ['today-writer', 'slim3-values', 'slim3-writer-hothb', 'slim3-writer-nohb']) {
+  const v = VARIANTS.find((x) => x.name === name)!;
+  VARIANTS.push({ ...v, name: `${name}-prepared`, what: `${v.what}; prepared`, prepared: true });
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Running
@@ -554,6 +728,8 @@ const VARIANTS: Variant[] = [
 interface Conn {
   client: pg.Client;
   db: Queryable;
+  /** The same connection, every statement sent as a named prepared statement (`preparing`). */
+  prepared: Queryable;
   pid: number;
 }
 
@@ -598,7 +774,7 @@ async function runFor(conns: Conn[], w: World, v: Variant, seconds: number, meas
     conns.map(async (c) => {
       while (performance.now() < until) {
         try {
-          await v.run(c.db, w, nextBatch(w));
+          await v.run(v.prepared ? c.prepared : c.db, w, nextBatch(w));
           batches++;
         } catch (err) {
           failed++;
@@ -647,7 +823,7 @@ async function main(): Promise<void> {
   try {
     await admin.query(SHARED_DDL);
     await admin.query(
-      'CREATE SCHEMA today; CREATE SCHEMA hb_hot; CREATE SCHEMA one3; CREATE SCHEMA one4; CREATE SCHEMA one4p',
+      'CREATE SCHEMA today; CREATE SCHEMA hb_hot; CREATE SCHEMA one3; CREATE SCHEMA one4; CREATE SCHEMA one4p; CREATE SCHEMA slim3',
     );
     await admin.query(heartbeatDdl('today', false));
     await admin.query(heartbeatDdl('hb_hot', true));
@@ -655,6 +831,7 @@ async function main(): Promise<void> {
     await admin.query(oneRowDdl('one3', 'none'));
     await admin.query(oneRowDdl('one4', 'full'));
     await admin.query(oneRowDdl('one4p', 'partial'));
+    await admin.query(slimDdl('slim3'));
     const world = makeWorld();
     await fill(admin, world);
     await admin.query('VACUUM ANALYZE');
@@ -662,12 +839,12 @@ async function main(): Promise<void> {
       const client = new pg.Client({ connectionString: scratch.url });
       await client.connect();
       const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-      conns.push({ client, db: clientQueryable(client), pid });
+      conns.push({ client, db: clientQueryable(client), prepared: preparing(client), pid });
     }
     // Every statement once, before any run: a broken edit fails here, not in the middle of the rounds.
     for (const v of [CEILING, ...variants]) {
       await conns[0]!.client.query(`SET search_path = ${v.searchPath}`);
-      await v.run(conns[0]!.db, world, nextBatch(world));
+      await v.run(v.prepared ? conns[0]!.prepared : conns[0]!.db, world, nextBatch(world));
     }
     const tallies = new Map<string, Tally>(
       variants.map((v) => [
@@ -740,6 +917,26 @@ async function main(): Promise<void> {
       log(`round ${round + 1}: vacuumed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
 
+    // Whether the prepared statements ran generic plans (planned once) or custom ones (planned every time).
+    const plans = await conns[0]!.client.query<{ name: string; generic_plans: string; custom_plans: string }>(
+      "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'probe_%'",
+    );
+    for (const r of plans.rows) log(`prepared ${r.name}: ${r.generic_plans} generic plans, ${r.custom_plans} custom`);
+    // Where a statement's time goes, one connection, no contention: planning (every statement is sent unnamed,
+    // so planned every time, as the service sends its own) and execution.
+    const explained = new Map<string, { plan: number; exec: number }>();
+    for (const v of [CEILING, ...variants.filter((x) => !x.prepared)]) {
+      const into = { plan: [] as number[], exec: [] as number[] };
+      await conns[0]!.client.query(`SET search_path = ${v.searchPath}`);
+      const db = explaining(conns[0]!.db, into);
+      for (let i = 0; i < EXPLAINS; i++) await v.run(db, world, nextBatch(world));
+      explained.set(v.name, { plan: median(into.plan), exec: median(into.exec) });
+    }
+    const timing = (name: string) => {
+      const e = explained.get(name);
+      return e ? `${e.plan.toFixed(2)} / ${e.exec.toFixed(2)}` : '—';
+    };
+
     const perValue = (rows: Tally['rows'], values: number) => {
       let written = 0;
       let nonHot = 0;
@@ -770,6 +967,7 @@ async function main(): Promise<void> {
         median(allCeilingCpu).toFixed(3),
         '—',
         median([...tallies.values()].flatMap((t) => t.ceilingCores)).toFixed(2),
+        timing(CEILING.name),
         cv.rows,
         cv.nonHot,
         cv.entries,
@@ -787,6 +985,7 @@ async function main(): Promise<void> {
         median(t.cpuPerBatch).toFixed(3),
         `${(median(t.cpuPerBatch) / median(t.ceilingCpuPerBatch)).toFixed(2)}x`,
         median(t.pgCores).toFixed(2),
+        timing(v.name),
         pv.rows,
         pv.nonHot,
         pv.entries,
@@ -795,10 +994,10 @@ async function main(): Promise<void> {
     }
     // The one-row layouts keep their total the sum of their servers' values, as today's keep the network row the
     // sum of the server rows.
-    for (const schema of ['one3', 'one4', 'one4p']) {
+    for (const schema of ['one3', 'one4', 'one4p', 'slim3']) {
       const bad = await admin.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM ${schema}.player_stats
-         WHERE value <> (SELECT sum(x) FROM unnest(server_values) x) OR cardinality(server_ids) <> cardinality(server_values)`,
+         WHERE value <> (SELECT sum(x) FROM unnest(server_values) x) OR cardinality(server_observed) <> cardinality(server_values)`,
       );
       log(`${schema}: ${bad.rows[0]!.n} rows whose total is not the sum of their servers' values`);
     }
@@ -840,6 +1039,7 @@ async function main(): Promise<void> {
           'PG CPU ms/batch',
           'PG CPU vs ceiling',
           'PG cores',
+          'plan / exec ms (alone)',
           'rows written / value',
           'non-HOT rows / value',
           'index entries / value',
