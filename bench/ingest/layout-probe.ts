@@ -459,6 +459,37 @@ function groupOf(w: World, b: Batch): GroupRows {
   };
 }
 
+/**
+ * Several batches of distinct players as the writer's group (IngestWriter.writeRows): players once, in
+ * (workspace, uuid) order, each batch an item pointing at its player, a session per batch.
+ */
+function groupOfMany(w: World, bs: Batch[]): GroupRows {
+  const sorted = [...bs].sort((a, b) => (a.p.uuid < b.p.uuid ? -1 : 1));
+  const place = new Map(sorted.map((b, i) => [b.p.uuid, i + 1]));
+  const one = bs.map((b) => groupOf(w, b));
+  return {
+    players: sorted.map((b) => groupOf(w, b).players[0]!),
+    items: one.map((g, i) => ({ ...g.items[0]!, player: place.get(bs[i]!.p.uuid)! })),
+    stats: one.flatMap((g, i) => g.stats.map((s) => ({ ...s, item: i + 1 }))),
+    sessions: one.flatMap((g) => g.sessions),
+    events: [],
+    notify: { channel: 'statboard_probe', payloads: [] },
+  };
+}
+
+/** `n` batches of `n` distinct players. */
+function nextGroup(w: World, n: number): Batch[] {
+  const out: Batch[] = [];
+  const seen = new Set<string>();
+  while (out.length < n) {
+    const b = nextBatch(w);
+    if (seen.has(b.p.uuid)) continue;
+    seen.add(b.p.uuid);
+    out.push(b);
+  }
+  return out;
+}
+
 function replaceOnce(sql: string, re: RegExp, by: () => string, what: string): string {
   if (!re.test(sql)) throw new Error(`layout probe: the writer's statement has no ${what} any more`);
   return sql.replace(re, by);
@@ -597,6 +628,11 @@ interface Variant {
   /** Tables (schema-qualified) whose rows this variant writes, for rows and index entries per value. */
   tables: string[];
   run(db: Queryable, w: World, b: Batch): Promise<unknown>;
+  /**
+   * Batches per statement, written from `slots` connections (the writer's grouping: 2 write slots, each statement
+   * carrying the batches that arrived while the previous one ran). Writer variants only.
+   */
+  group?: { batches: number; slots: number; run(db: Queryable, w: World, bs: Batch[]): Promise<unknown> };
   /** Sent as named prepared statements (parsed and planned once per connection), where the service sends unnamed ones. */
   prepared?: boolean;
 }
@@ -714,6 +750,28 @@ const VARIANTS: Variant[] = [
   },
 ];
 
+// The writer's statements as the service sends them under load: groups of GROUP batches from 2 write slots.
+const GROUP = Number(process.env.BENCH_GROUP ?? 16);
+for (const name of ['today-writer', 'one4-writer-hothb', 'slim3-writer-hothb', 'slim3-writer-nohb']) {
+  const v = VARIANTS.find((x) => x.name === name)!;
+  const edit = {
+    'today-writer': null,
+    'one4-writer-hothb': (sql: string) => hotHeartbeat(oneRowWriter(sql)),
+    'slim3-writer-hothb': (sql: string) => hotHeartbeat(slimWriter(sql)),
+    'slim3-writer-nohb': (sql: string) => noHeartbeat(slimWriter(sql)),
+  }[name]!;
+  VARIANTS.push({
+    ...v,
+    name: `${name}-grouped`,
+    what: `${v.what}; ${GROUP} batches per statement from 2 connections (the writer's grouping)`,
+    group: {
+      batches: GROUP,
+      slots: 2,
+      run: (db, w, bs) => writeGroup(edit ? editing(db, edit) : db, false, groupOfMany(w, bs)),
+    },
+  });
+}
+
 // The same statements, prepared: how much of the writer's statement is parsing and planning (and the ceiling
 // prepared, a diagnostic: its statement is planned in 0.03 ms, but parsed with its 80 parameters every time).
 VARIANTS.push({ ...CEILING, name: 'ceiling-prepared', what: '(1p) the ceiling, prepared', prepared: true });
@@ -770,12 +828,19 @@ async function runFor(conns: Conn[], w: World, v: Variant, seconds: number, meas
   let batches = 0;
   let failed = 0;
   let lastError: unknown = null;
+  const group = v.group;
   await Promise.all(
-    conns.map(async (c) => {
+    conns.slice(0, group ? group.slots : conns.length).map(async (c) => {
+      const db = v.prepared ? c.prepared : c.db;
       while (performance.now() < until) {
         try {
-          await v.run(v.prepared ? c.prepared : c.db, w, nextBatch(w));
-          batches++;
+          if (group) {
+            await group.run(db, w, nextGroup(w, group.batches));
+            batches += group.batches;
+          } else {
+            await v.run(db, w, nextBatch(w));
+            batches++;
+          }
         } catch (err) {
           failed++;
           lastError = err;
@@ -844,7 +909,8 @@ async function main(): Promise<void> {
     // Every statement once, before any run: a broken edit fails here, not in the middle of the rounds.
     for (const v of [CEILING, ...variants]) {
       await conns[0]!.client.query(`SET search_path = ${v.searchPath}`);
-      await v.run(v.prepared ? conns[0]!.prepared : conns[0]!.db, world, nextBatch(world));
+      const db = v.prepared ? conns[0]!.prepared : conns[0]!.db;
+      await (v.group ? v.group.run(db, world, nextGroup(world, v.group.batches)) : v.run(db, world, nextBatch(world)));
     }
     const tallies = new Map<string, Tally>(
       variants.map((v) => [
@@ -925,7 +991,7 @@ async function main(): Promise<void> {
     // Where a statement's time goes, one connection, no contention: planning (every statement is sent unnamed,
     // so planned every time, as the service sends its own) and execution.
     const explained = new Map<string, { plan: number; exec: number }>();
-    for (const v of [CEILING, ...variants.filter((x) => !x.prepared)]) {
+    for (const v of [CEILING, ...variants.filter((x) => !x.prepared && !x.group)]) {
       const into = { plan: [] as number[], exec: [] as number[] };
       await conns[0]!.client.query(`SET search_path = ${v.searchPath}`);
       const db = explaining(conns[0]!.db, into);
