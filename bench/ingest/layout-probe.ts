@@ -4,8 +4,18 @@
  * `bench:ingest`, and reports batches/s, the ratio to the ceiling, PostgreSQL CPU per batch and what each value
  * writes (rows, HOT share, index entries).
  *
- *   npm run bench:layout-probe
- *   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_VARIANTS=ceiling,today-values,today-writer npm run bench:layout-probe
+ *   npm run bench:layout-probe                # every variant (about 30 minutes)
+ *   BENCH_SECONDS=6 BENCH_ROUNDS=4 BENCH_VARIANTS=today-values,one3-values npm run bench:layout-probe
+ *   BENCH_GROUP=8 BENCH_GROUP_SLOTS=4 BENCH_VARIANTS=slim3-writer-hothb-grouped …   # the grouped variants' shape
+ *   BENCH_EXPLAINS=0 …                        # no EXPLAIN ANALYZE timings
+ *
+ * Variants (names for BENCH_VARIANTS; the ceiling always runs): `today-values` (2), `today-writer` (3),
+ * `today-writer-hothb` (4), `one3-values` / `one4-values` / `one4p-values` / `slim3-values` (5), `one4-writer`,
+ * `one4-writer-hothb`, `one3-writer-hothb`, `one4p-writer-hothb`, `slim3-writer-hothb` (6), `slim3-writer-nohb`
+ * (the writer's statement with the players read and no session write: what the values cost inside it); `…-prepared`
+ * (the same statements as named prepared statements; `ceiling-prepared` too) and `…-grouped` (the writer's
+ * statement carrying BENCH_GROUP batches, sent from BENCH_GROUP_SLOTS connections, as the service's writer groups
+ * the batches waiting for its 2 write slots).
  *
  * Method.
  * - One scratch database (dropped at the end). The tables are copies of the service's (apps/statboard/src/db/
@@ -15,7 +25,8 @@
  *   lives in a schema of its own and a variant picks its tables by `search_path`:
  *   `today` (server_stats, player_stats, players, game_sessions as the service has them), `hb_hot` (players and
  *   game_sessions built for HOT heartbeats), `one3` / `one4` / `one4p` (one row per value: `player_stats` with the
- *   servers' values inside the row, with 3 indexes, 4, or 4 with the gain index partial).
+ *   servers' values inside the row, with 3 indexes, 4, or 4 with the gain index partial), `slim3` (the same,
+ *   the servers as small numbers and no per-server baselines, 3 indexes).
  * - The same players and rows as `bench:ingest` (bench/lib/traffic.ts): 2,000 players, two servers, half the
  *   players on both (their batches alternate between them), 20 statistics per batch over 300 keys, counters that
  *   only grow, 32 connections, one statement per batch in autocommit (durable commits: the cluster's
@@ -31,16 +42,18 @@
  * - PostgreSQL CPU: utime + stime of the 32 backends (/proc/<pid>/stat, as bench/lib/proc.ts reads them) over a
  *   run, divided by the batches committed. The WAL writer, checkpointer and vacuum are not counted (as in
  *   bench:ingest).
+ * - After the rounds, every unprepared variant's statement is run BENCH_EXPLAINS times alone on one connection
+ *   under EXPLAIN (ANALYZE): the median planning and execution times, without contention.
  * - Rows and index entries per value: pg_stat_user_tables (rows updated, of them HOT) of the variant's tables
  *   over all its runs, divided by the values sent; index entries = (inserted + non-HOT updated rows) × the
  *   table's indexes (a partial index counted as if its predicate held).
  *
  * The writer variants run the service's own statement (`writeGroup` of apps/statboard/src/modules/ingest/repo.ts,
  * history off: the bench's batches never move a value to a later hour, so its history CTEs write nothing; no
- * webhooks; no events; no NOTIFY payloads) with one batch per statement; the layouts other than today's edit its
- * text: the session upsert's SET (HOT heartbeats) or the two value CTEs replaced by one upsert (one row per value).
- * The writer's grouping of batches (2 write slots) is not reproduced: every variant and the ceiling send one
- * statement per batch, 32 at a time.
+ * webhooks; no events; no NOTIFY payloads) with one batch per statement (the `…-grouped` variants: several); the
+ * layouts other than today's edit its text: the session upsert's SET (HOT heartbeats), the two value CTEs
+ * replaced by one upsert (one row per value), the players' upsert made a read and the session upsert dropped
+ * (`-nohb`). Every edit asserts that the text it replaces is still there.
  */
 
 import { createHash, randomUUID } from 'node:crypto';
@@ -752,6 +765,8 @@ const VARIANTS: Variant[] = [
 
 // The writer's statements as the service sends them under load: groups of GROUP batches from 2 write slots.
 const GROUP = Number(process.env.BENCH_GROUP ?? 16);
+/** Write slots (connections) of the grouped variants: the service has 2. */
+const GROUP_SLOTS = Number(process.env.BENCH_GROUP_SLOTS ?? 2);
 for (const name of ['today-writer', 'one4-writer-hothb', 'slim3-writer-hothb', 'slim3-writer-nohb']) {
   const v = VARIANTS.find((x) => x.name === name)!;
   const edit = {
@@ -763,10 +778,10 @@ for (const name of ['today-writer', 'one4-writer-hothb', 'slim3-writer-hothb', '
   VARIANTS.push({
     ...v,
     name: `${name}-grouped`,
-    what: `${v.what}; ${GROUP} batches per statement from 2 connections (the writer's grouping)`,
+    what: `${v.what}; ${GROUP} batches per statement from ${GROUP_SLOTS} connections (the writer's grouping)`,
     group: {
       batches: GROUP,
-      slots: 2,
+      slots: GROUP_SLOTS,
       run: (db, w, bs) => writeGroup(edit ? editing(db, edit) : db, false, groupOfMany(w, bs)),
     },
   });
