@@ -1015,7 +1015,7 @@ async function main(): Promise<void> {
     }
     const timing = (name: string) => {
       const e = explained.get(name);
-      return e ? `${e.plan.toFixed(2)} / ${e.exec.toFixed(2)}` : '—';
+      return e && Number.isFinite(e.plan) ? `${e.plan.toFixed(2)} / ${e.exec.toFixed(2)}` : '—';
     };
 
     const perValue = (rows: Tally['rows'], values: number) => {
