@@ -46,7 +46,7 @@ const stored = (values: StoredValues['values'], verified: StoredValues['verified
 });
 
 describe('ScreeningMemory', () => {
-  it('answers what a read found, without reading, for the same statistics; a statistic not read is a miss', async () => {
+  it('answers what a read found, without reading, for any statistic whose definition it knows', async () => {
     const { read, recall, counts } = setup();
     expect(recall()).toBeUndefined();
     await read(ctx());
@@ -54,11 +54,18 @@ describe('ScreeningMemory', () => {
     expect(hit?.last.get(`id:${JUMP}`)).toEqual({ value: 10, at: 1_000, observedAt: 500 });
     expect(hit?.definitions.get(JUMP)?.max_per_hour).toBe(100);
     expect(hit?.player?.username).toBe('Alex');
+    // A key whose definition was never read may be new: a miss.
     expect(recall([JUMP, STONE])).toBeUndefined();
     expect(counts).toEqual({ hits: 1, misses: 2 });
-    // A read of the other statistic adds to what is known.
-    await read(ctx({}, [STONE]));
-    expect(recall([JUMP, STONE])?.last.size).toBe(2);
+    // Another player's read brings the definition; the read held every value of the player (none of STONE).
+    await read(
+      ctx({ last: new Map([[`id:${STONE}`, { value: 3, at: 900, observedAt: 400 }]]) }, [STONE]),
+      'other-player',
+    );
+    const both = recall([JUMP, STONE]);
+    expect(both?.last.size).toBe(1);
+    expect(both?.last.get(`id:${STONE}`)).toBeUndefined();
+    expect(recall([JUMP, STONE], 'other-player')?.last.get(`id:${STONE}`)?.value).toBe(3);
   });
 
   it('keeps no newcomer (no player row yet), and never answers while the bus is unhealthy', async () => {

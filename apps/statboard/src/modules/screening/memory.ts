@@ -14,11 +14,16 @@ export const MEMORY_ENTRIES = 100_000;
 export const MEMORY_BYTES = 64 * 1024 * 1024;
 /** Statistic definitions kept per workspace at most (a workspace past it keeps none: each upload reads them). */
 const DEFINITIONS_PER_WORKSPACE = 20_000;
-/** Estimated bytes of an entry, and of each statistic it knows. */
+/** Estimated bytes of an entry, and of each statistic's place in it (three doubles, and two for verified values). */
 const ENTRY_BYTES = 300;
-const STAT_BYTES = 160;
+const SLOT_BYTES = 24;
+const VERIFIED_SLOT_BYTES = 16;
 
-/** What screening knows of a player on a server in a season. */
+/**
+ * What screening knows of a player on a server in a season: every stored and verified value the player has there
+ * (a read takes them all), in typed arrays indexed by the workspace's slot of each statistic (`Slots`): about 24
+ * bytes a value, so that the players of a busy network fit (a `Map` of objects took ~150).
+ */
 interface Entry {
   workspaceId: string;
   /** `workspace|uuid`: the index of the player's entries (a change names players, not seasons or servers). */
@@ -26,12 +31,29 @@ interface Entry {
   player: NonNullable<ScreeningContext['player']>;
   serverVerified: boolean;
   hasStored: boolean;
-  /** Statistics (definition ids) whose stored and verified values are known here, present or absent. */
-  known: Set<string>;
-  last: Map<string, LastValue>;
-  verified: Map<string, { value: number; at: number }>;
+  /** Per slot: value, arrival (ms), observation (ms); NaN observation: no value. */
+  last: Float64Array;
+  /** Per slot: value, arrival (ms); NaN arrival: no verified value. Null: none at all. */
+  verified: Float64Array | null;
   expires: number;
   size: number;
+}
+
+/** A workspace's statistics as the entries index them: definition id → slot, and the definitions by key. */
+interface Workspace {
+  slots: Map<string, number>;
+  definitions: Map<string, DefinitionFacts>;
+}
+
+const emptyLast = (slots: number) => new Float64Array(Math.max(8, slots) * 3).fill(Number.NaN);
+const emptyVerified = (slots: number) => new Float64Array(Math.max(8, slots) * 2).fill(Number.NaN);
+
+/** `a` with room for `slot`, NaN-filled beyond what it held. */
+function grown(a: Float64Array, slot: number, width: number): Float64Array {
+  if ((slot + 1) * width <= a.length) return a;
+  const b = new Float64Array(Math.max((slot + 1) * width, a.length * 2)).fill(Number.NaN);
+  b.set(a);
+  return b;
 }
 
 /** A read in flight: what it read is kept only if nothing changed what it covers meanwhile. */
@@ -52,8 +74,8 @@ const keyOf = (workspaceId: string, seasonId: string, serverId: string, uuid: st
 
 /**
  * What the screening stage read of players it saw (`screeningContext`), kept so that an upload of a known player
- * asks the database nothing: the player, the last stored value and time of each statistic it sent (with the
- * observation the writer compares with), its verified values, and the workspace's definitions.
+ * asks the database nothing: the player, the last stored value and time of every statistic it has on that server
+ * (with the observation the writer compares with), its verified values, and the workspace's definitions.
  *
  * It follows the ingest writer of this process: a committed write's values (`stored` of its change) are applied
  * by the writer's own rule (the latest observation wins; `updated_at` moves only when the value changes), so the
@@ -66,8 +88,8 @@ export class ScreeningMemory {
   /** Entries by `workspace|season|server|uuid`, least recently used first (a Map keeps insertion order). */
   private readonly entries = new Map<string, Entry>();
   private readonly byPerson = new Map<string, Set<string>>();
-  /** Definitions by workspace, then key; a key missing is read (it may be new). */
-  private readonly definitions = new Map<string, Map<string, DefinitionFacts>>();
+  /** Per workspace: the statistics' slots, and the definitions by key (a key missing is read: it may be new). */
+  private readonly workspaces = new Map<string, Workspace>();
   private readonly readings = new Set<Reading>();
   private bytes = 0;
 
@@ -112,25 +134,51 @@ export class ScreeningMemory {
       this.remove(key);
       return undefined;
     }
-    const defs = this.definitions.get(workspaceId);
-    if (defs === undefined) return undefined;
+    const ws = this.workspaces.get(workspaceId);
+    if (ws === undefined) return undefined;
     const definitions = new Map<string, DefinitionFacts>();
+    const last = new Map<string, LastValue>();
+    const verified = new Map<string, { value: number; at: number }>();
     for (const k of keys) {
-      const d = defs.get(k);
-      if (d === undefined || !e.known.has(d.id)) return undefined;
+      const d = ws.definitions.get(k);
+      if (d === undefined) return undefined;
       definitions.set(k, d);
+      // A statistic without a slot has no value of any player held here: none of this one's either.
+      const slot = ws.slots.get(d.id);
+      if (slot === undefined) continue;
+      const i = slot * 3;
+      if (i < e.last.length && !Number.isNaN(e.last[i + 2]!)) {
+        last.set(d.id, { value: e.last[i]!, at: e.last[i + 1]!, observedAt: e.last[i + 2]! });
+      }
+      const j = slot * 2;
+      if (e.verified !== null && j < e.verified.length && !Number.isNaN(e.verified[j + 1]!)) {
+        verified.set(d.id, { value: e.verified[j]!, at: e.verified[j + 1]! });
+      }
     }
     // Most recently used last.
     this.entries.delete(key);
     this.entries.set(key, e);
-    return {
-      player: e.player,
-      definitions,
-      serverVerified: e.serverVerified,
-      verified: e.verified,
-      last: e.last,
-      hasStored: e.hasStored,
-    };
+    return { player: e.player, definitions, serverVerified: e.serverVerified, verified, last, hasStored: e.hasStored };
+  }
+
+  /** The workspace's slot of a statistic, given one if it has none (null: the workspace has too many). */
+  private slotOf(ws: Workspace, statId: string): number | null {
+    let slot = ws.slots.get(statId);
+    if (slot === undefined) {
+      if (ws.slots.size >= DEFINITIONS_PER_WORKSPACE) return null;
+      slot = ws.slots.size;
+      ws.slots.set(statId, slot);
+    }
+    return slot;
+  }
+
+  private workspace(workspaceId: string): Workspace {
+    let ws = this.workspaces.get(workspaceId);
+    if (ws === undefined) {
+      ws = { slots: new Map(), definitions: new Map() };
+      this.workspaces.set(workspaceId, ws);
+    }
+    return ws;
   }
 
   /** Reads the facts with `load` and keeps them, unless a change touched that player (or more) while it read. */
@@ -158,61 +206,58 @@ export class ScreeningMemory {
   }
 
   private keep(r: Reading, ctx: ScreeningContext): void {
-    let defs = this.definitions.get(r.workspaceId);
-    if (defs === undefined) {
-      defs = new Map();
-      this.definitions.set(r.workspaceId, defs);
-    }
-    for (const [k, d] of ctx.definitions) defs.set(k, d);
-    if (defs.size > DEFINITIONS_PER_WORKSPACE) this.definitions.delete(r.workspaceId);
-    // A newcomer is read again once it has a row (its first upload, and the writer that makes it, are rare).
-    if (ctx.player === null) return;
-    const old = this.entries.get(r.key);
-    const now = this.now();
-    // Merged into a live entry (another set of statistics), which keeps its age: the older facts set it.
-    const e: Entry =
-      old !== undefined && old.expires > now
-        ? old
-        : {
-            workspaceId: r.workspaceId,
-            person: r.person,
-            player: ctx.player,
-            serverVerified: false,
-            hasStored: false,
-            known: new Set(),
-            last: new Map(),
-            verified: new Map(),
-            expires: now + this.limits.ttlMs,
-            size: 0,
-          };
-    if (old !== undefined && old !== e) this.remove(r.key);
-    e.player = ctx.player;
-    e.serverVerified = ctx.serverVerified;
-    e.hasStored = ctx.hasStored;
-    for (const d of ctx.definitions.values()) {
-      e.known.add(d.id);
-      const last = ctx.last.get(d.id);
-      if (last === undefined) e.last.delete(d.id);
-      else e.last.set(d.id, last);
-      const verified = ctx.verified.get(d.id);
-      if (verified === undefined) e.verified.delete(d.id);
-      else e.verified.set(d.id, verified);
-    }
-    this.bytes -= e.size;
-    e.size = ENTRY_BYTES + STAT_BYTES * e.known.size;
-    this.bytes += e.size;
-    if (e.size > this.limits.bytes) {
-      this.remove(r.key);
+    const ws = this.workspace(r.workspaceId);
+    for (const [k, d] of ctx.definitions) ws.definitions.set(k, d);
+    if (ws.definitions.size > DEFINITIONS_PER_WORKSPACE) {
+      this.forgetWorkspace(r.workspaceId);
+      this.workspaces.delete(r.workspaceId);
       return;
     }
-    this.entries.delete(r.key);
-    this.entries.set(r.key, e);
-    let keys = this.byPerson.get(r.person);
+    // A newcomer is read again once it has a row (its first upload, and the writer that makes it, are rare).
+    if (ctx.player === null) return;
+    // The read holds every value of the player there: the entry is made anew from it.
+    let last: Float64Array = emptyLast(ws.slots.size);
+    for (const [id, v] of ctx.last) {
+      const slot = this.slotOf(ws, id);
+      if (slot === null) return;
+      last = grown(last, slot, 3);
+      last.set([v.value, v.at, v.observedAt], slot * 3);
+    }
+    let verified: Float64Array | null = null;
+    for (const [id, v] of ctx.verified) {
+      const slot = this.slotOf(ws, id);
+      if (slot === null) return;
+      verified = grown(verified ?? emptyVerified(ws.slots.size), slot, 2);
+      verified.set([v.value, v.at], slot * 2);
+    }
+    const e: Entry = {
+      workspaceId: r.workspaceId,
+      person: r.person,
+      player: ctx.player,
+      serverVerified: ctx.serverVerified,
+      hasStored: ctx.hasStored,
+      last,
+      verified,
+      expires: this.now() + this.limits.ttlMs,
+      size: 0,
+    };
+    this.remove(r.key);
+    this.put(r.key, e);
+  }
+
+  /** Holds `e` as the most recently used, counting its size, then evicts past the limits. */
+  private put(key: string, e: Entry): void {
+    e.size =
+      ENTRY_BYTES + (e.last.length / 3) * SLOT_BYTES + (e.verified ? (e.verified.length / 2) * VERIFIED_SLOT_BYTES : 0);
+    if (e.size > this.limits.bytes) return;
+    this.bytes += e.size;
+    this.entries.set(key, e);
+    let keys = this.byPerson.get(e.person);
     if (keys === undefined) {
       keys = new Set();
-      this.byPerson.set(r.person, keys);
+      this.byPerson.set(e.person, keys);
     }
-    keys.add(r.key);
+    keys.add(key);
     while (this.entries.size > this.limits.entries || this.bytes > this.limits.bytes) {
       const first = this.entries.keys().next();
       if (first.done) break;
@@ -243,7 +288,7 @@ export class ScreeningMemory {
       case 'definition':
         // New definitions change none known here (a key not known is read).
         if (change.added === true) return;
-        this.definitions.delete(change.workspaceId);
+        this.workspaces.get(change.workspaceId)?.definitions.clear();
         for (const r of this.readings) if (r.workspaceId === change.workspaceId) r.spoiled = true;
         return;
       default:
@@ -258,17 +303,28 @@ export class ScreeningMemory {
    * might go either way, so that entry is dropped. Verified values always replace.
    */
   private follow(workspaceId: string, stored: StoredValues): void {
+    const ws = this.workspaces.get(workspaceId);
     for (const [seasonId, serverId, statId, uuid, value, observedAt] of stored.values) {
       const key = keyOf(workspaceId, seasonId, serverId, uuid);
       this.spoil(key);
       const e = this.entries.get(key);
-      if (e === undefined) continue;
+      if (e === undefined || ws === undefined) continue;
       e.hasStored = true;
-      if (!e.known.has(statId)) continue;
-      const cur = e.last.get(statId);
+      const slot = this.slotOf(ws, statId);
+      if (slot === null) {
+        this.remove(key);
+        continue;
+      }
+      const i = slot * 3;
+      if (i >= e.last.length) this.resize(key, e, grown(e.last, slot, 3), e.verified);
+      const cur = Number.isNaN(e.last[i + 2]!)
+        ? undefined
+        : { value: e.last[i]!, at: e.last[i + 1]!, observedAt: e.last[i + 2]! };
       if (cur === undefined || cur.observedAt < observedAt) {
         const at = cur !== undefined && cur.value === value ? cur.at : stored.at;
-        e.last.set(statId, { value, at, observedAt });
+        e.last[i] = value;
+        e.last[i + 1] = at;
+        e.last[i + 2] = observedAt;
       } else if (cur.observedAt === observedAt && cur.value !== value) {
         this.remove(key);
       }
@@ -277,12 +333,28 @@ export class ScreeningMemory {
       const key = keyOf(workspaceId, seasonId, serverId, uuid);
       this.spoil(key);
       const e = this.entries.get(key);
-      if (e === undefined) continue;
+      if (e === undefined || ws === undefined) continue;
       // The server has verified values now. (Other players' entries may keep `false`: `above_verified` needs the
       // player's own verified value, and where there is one, the server has verified values.)
       e.serverVerified = true;
-      if (e.known.has(statId)) e.verified.set(statId, { value, at: stored.at });
+      const slot = this.slotOf(ws, statId);
+      if (slot === null) {
+        this.remove(key);
+        continue;
+      }
+      const verified = grown(e.verified ?? emptyVerified(ws.slots.size), slot, 2);
+      if (verified !== e.verified) this.resize(key, e, e.last, verified);
+      verified[slot * 2] = value;
+      verified[slot * 2 + 1] = stored.at;
     }
+  }
+
+  /** Gives a held entry new arrays, keeping its size counted. */
+  private resize(key: string, e: Entry, last: Float64Array, verified: Float64Array | null): void {
+    this.remove(key);
+    e.last = last;
+    e.verified = verified;
+    this.put(key, e);
   }
 
   private spoil(key: string): void {
@@ -319,7 +391,7 @@ export class ScreeningMemory {
     for (const r of this.readings) r.spoiled = true;
     this.entries.clear();
     this.byPerson.clear();
-    this.definitions.clear();
+    this.workspaces.clear();
     this.bytes = 0;
   }
 

@@ -35,15 +35,14 @@ export interface ScreeningContext {
 
 /**
  * The player (by workspace and UUID), the definitions of `keys`, whether the server has verified values in the
- * season, the player's verified values there, and the player's last stored values of `keys` on that server (as
- * `server_stats` keeps them): one statement, the one screening adds to an upload.
+ * season, and **all** the player's verified values and last stored values on that server in the season (as
+ * `server_stats` keeps them), not only those of `keys`: what the screening memory keeps, so that the player's next
+ * uploads, whatever statistics they carry, read nothing. One statement, the one screening adds to an upload.
  *
- * Each value is looked up by its whole primary key (season, server, statistic, player) from the batch's
- * definitions (`LATERAL … OFFSET 0`: a subquery the planner may not flatten into a join), and "has any value on
- * the server" is asked only when none of the batch's statistics has one: so the plan does not depend on the
- * tables' statistics. A database filled faster than autovacuum analyses it (a new network's first hour, a restore)
- * otherwise got plans that scanned a whole server's values per upload (0.2 s each at 40,000 values, measured by
- * bench:screening).
+ * The values are read by the player's indexes only: the season and server are compared as text, which no index
+ * serves, so the plan cannot take a whole server's board (the primary key's prefix) for a player's few hundred rows,
+ * whatever the tables' statistics. A database filled faster than autovacuum analyses it (a new network's first
+ * hour, a restore) got such plans before (0.2 s per upload at 40,000 values, measured by bench:screening).
  */
 export async function screeningContext(
   db: Queryable,
@@ -69,24 +68,18 @@ export async function screeningContext(
      ), player AS MATERIALIZED (
        SELECT p.id, p.username, p.username_changed_at FROM players p WHERE p.workspace_id = $1 AND p.uuid = $4
      ), last AS MATERIALIZED (
-       SELECT json_agg(json_build_array(d.id, s.value, s.updated_at, s.observed_at)) AS j
-       FROM player p CROSS JOIN defs d
-       CROSS JOIN LATERAL (SELECT s.value, s.updated_at, s.observed_at FROM server_stats s
-         WHERE s.season_id = $2 AND s.server_id = $3 AND s.stat_id = d.id AND s.player_id = p.id OFFSET 0) s
+       SELECT json_agg(json_build_array(s.stat_id, s.value, s.updated_at, s.observed_at)) AS j
+       FROM player p JOIN server_stats s
+         ON s.player_id = p.id AND s.server_id = $3 AND s.season_id::text = $2::uuid::text
      )
      SELECT p.id AS player_id, p.username, p.username_changed_at,
        (SELECT coalesce(json_agg(json_build_array(d.key, d.id, d.max_per_hour, d.public, d.sort_order)), '[]'::json)
         FROM defs d) AS defs,
        EXISTS (SELECT 1 FROM verified_stats v WHERE v.server_id = $3 AND v.season_id = $2) AS server_verified,
-       (SELECT json_agg(json_build_array(d.id, v.value, v.received_at))
-        FROM defs d CROSS JOIN LATERAL (SELECT v.value, v.received_at FROM verified_stats v
-          WHERE v.season_id = $2 AND v.server_id = $3 AND v.stat_id = d.id AND v.player_id = p.id OFFSET 0) v)
-         AS verified,
+       (SELECT json_agg(json_build_array(v.stat_id, v.value, v.received_at)) FROM verified_stats v
+        WHERE v.player_id = p.id AND v.season_id = $2 AND v.server_id::text = $3::uuid::text) AS verified,
        (SELECT j FROM last) AS last,
-       CASE WHEN p.id IS NULL THEN false
-            WHEN (SELECT j FROM last) IS NOT NULL THEN true
-            ELSE EXISTS (SELECT 1 FROM server_stats s WHERE s.player_id = p.id AND s.season_id = $2 AND s.server_id = $3)
-       END AS has_stored
+       (SELECT j FROM last) IS NOT NULL AS has_stored
      FROM (SELECT 1) AS one LEFT JOIN player p ON true`,
     [workspaceId, seasonId, serverId, uuid, textArray(keys)],
   );
