@@ -178,4 +178,29 @@ describe('Cache', () => {
       expect(refusing.peek('a')).toBe(1); // null was not stored over it
     });
   });
+
+  describe('stale-if-error', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('gives an entry that expired within the grace, never one a change dropped, nor while the bus is unhealthy', async () => {
+      vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+      const bus = ChangeBus.local();
+      const cache = new Cache<string, number>(bus, 1_000, 10);
+      await cache.get('a', async () => 1);
+      await cache.get('b', async () => 2);
+      expect(cache.stale('a', 5_000)).toBe(1); // not expired yet: served as it is
+      vi.setSystemTime(1_500);
+      expect(cache.peek('a')).toBeUndefined();
+      expect(cache.stale('a', 5_000)).toBe(1);
+      vi.setSystemTime(6_500);
+      expect(cache.stale('a', 5_000)).toBeUndefined(); // past the grace
+      vi.setSystemTime(1_500);
+      cache.delete('b');
+      expect(cache.stale('b', 5_000)).toBeUndefined(); // a change took it
+      bus.healthy = false;
+      expect(cache.stale('a', 5_000)).toBeUndefined();
+    });
+  });
 });

@@ -162,6 +162,17 @@ export class Cache<K, V> {
     this.bytes = 0;
   }
 
+  /**
+   * The value of an entry that expired less than `graceMs` ago, for an answer that cannot be loaded now (the
+   * database busy or away: stale-if-error). Only age makes an entry stale here: every change deletes what it
+   * touches, so what is left is what expiry alone retired. Undefined while the bus is unhealthy.
+   */
+  stale(key: K, graceMs: number): V | undefined {
+    if (!this.bus.healthy) return undefined;
+    const e = this.map.get(key);
+    return e !== undefined && Date.now() - e.expires < graceMs ? e.value : undefined;
+  }
+
   /** Entries and bytes held (tests, diagnostics). */
   get stats(): { entries: number; bytes: number } {
     return { entries: this.map.size, bytes: this.bytes };

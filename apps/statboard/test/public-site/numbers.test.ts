@@ -1,5 +1,5 @@
 import { formatStatValue } from '@statboard/sdk/format';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { escapeHtml } from '#src/http/html-page.ts';
 import {
   ACTOR,
@@ -425,6 +425,29 @@ describe('pages and new statistics', () => {
       expect(renamed.body).toContain(`<td class="n">${formatStatValue(2400, 'ticks')}</td>`);
     } finally {
       await ctx.services.stats.update(ACTOR, fx.workspaceId, WALKED, { display_name: null });
+    }
+  });
+});
+
+describe('a database that cannot answer', () => {
+  it('serves a page up to 5 minutes past its age instead of a 503, then the error', async () => {
+    const url = `${base}/players/${players[1]!.username}?season=s1`;
+    const fresh = await page(url);
+    expect(fresh.statusCode).toBe(200);
+    const query = ctx.db.query;
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 40_000 });
+    // Every statement is cancelled, as PostgreSQL's statement_timeout does when it is overloaded.
+    ctx.db.query = () =>
+      Promise.reject(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }));
+    try {
+      const stale = await page(url);
+      expect(stale.statusCode).toBe(200);
+      expect(stale.headers.etag).toBe(fresh.headers.etag);
+      vi.setSystemTime(Date.now() + 6 * 60_000);
+      expect((await page(url)).statusCode).toBe(503);
+    } finally {
+      ctx.db.query = query;
+      vi.useRealTimers();
     }
   });
 });

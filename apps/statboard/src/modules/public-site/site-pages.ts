@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cache } from '#src/cache/cache.ts';
+import { isDatabaseUnavailable } from '#src/db/availability.ts';
+import { AppError } from '#src/errors.ts';
 import type { Services } from '#src/feature.ts';
 import { acceptsGzip } from '#src/http/compression.ts';
 import { frameAncestors } from '#src/http/html-security.ts';
@@ -12,6 +14,17 @@ import type { PublicSite } from './service.ts';
 
 /** What browsers, Discord and proxies may keep a page for: the time a rendered page is kept here too. */
 export const PAGE_MAX_AGE_SECONDS = 30;
+/**
+ * How long past its age a page may still be served when it cannot be rendered again because the database is busy
+ * or away (stale-if-error): a visitor then sees a page a few minutes old instead of an error. Only age retires a
+ * page this way; a change (a player hidden, a statistic renamed, the site's settings) drops it at once.
+ */
+export const STALE_IF_ERROR_MS = 5 * 60_000;
+
+/** An error that says the database could not answer now (a 503), not that the page is wrong. */
+function isUnavailable(err: unknown): boolean {
+  return (err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE') || isDatabaseUnavailable(err);
+}
 /** Bytes of rendered pages kept (a page is 5–40 KB, with its gzip copy a quarter more). */
 const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -146,7 +159,15 @@ export class SitePages {
     if (req === null) return this.send(request, reply, NOT_FOUND);
     const key = `${site.workspaceId}|${site.version}|${JSON.stringify(req)}`;
     const build = () => this.build(site, req);
-    const page = this.cache ? (this.cache.peek(key) ?? (await this.cache.get(key, build))) : await build();
+    let page: Ready;
+    try {
+      page = this.cache ? (this.cache.peek(key) ?? (await this.cache.get(key, build))) : await build();
+    } catch (err) {
+      // The database busy or away: the page as it was up to STALE_IF_ERROR_MS ago rather than a 503.
+      const stale = isUnavailable(err) ? this.cache?.stale(key, STALE_IF_ERROR_MS) : undefined;
+      if (stale === undefined) throw err;
+      page = stale;
+    }
     return this.send(request, reply, page);
   }
 
