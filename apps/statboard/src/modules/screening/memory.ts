@@ -303,50 +303,59 @@ export class ScreeningMemory {
    * might go either way, so that entry is dropped. Verified values always replace.
    */
   private follow(workspaceId: string, stored: StoredValues): void {
-    const ws = this.workspaces.get(workspaceId);
     for (const [seasonId, serverId, statId, uuid, value, observedAt] of stored.values) {
-      const key = keyOf(workspaceId, seasonId, serverId, uuid);
-      this.spoil(key);
-      const e = this.entries.get(key);
-      if (e === undefined || ws === undefined) continue;
+      const held = this.heldSlot(workspaceId, seasonId, serverId, uuid, statId);
+      if (held === null) continue;
+      const { key, e, slot } = held;
       e.hasStored = true;
-      const slot = this.slotOf(ws, statId);
-      if (slot === null) {
-        this.remove(key);
-        continue;
-      }
       const i = slot * 3;
       if (i >= e.last.length) this.resize(key, e, grown(e.last, slot, 3), e.verified);
-      const cur = Number.isNaN(e.last[i + 2]!)
-        ? undefined
-        : { value: e.last[i]!, at: e.last[i + 1]!, observedAt: e.last[i + 2]! };
-      if (cur === undefined || cur.observedAt < observedAt) {
-        const at = cur !== undefined && cur.value === value ? cur.at : stored.at;
-        e.last[i] = value;
-        e.last[i + 1] = at;
-        e.last[i + 2] = observedAt;
-      } else if (cur.observedAt === observedAt && cur.value !== value) {
+      const last = e.last;
+      if (Number.isNaN(last[i + 2]!) || last[i + 2]! < observedAt) {
+        // The arrival time moves only when the value changed.
+        if (Number.isNaN(last[i + 2]!) || last[i] !== value) last[i + 1] = stored.at;
+        last[i] = value;
+        last[i + 2] = observedAt;
+      } else if (last[i + 2] === observedAt && last[i] !== value) {
         this.remove(key);
       }
     }
     for (const [seasonId, serverId, statId, uuid, value] of stored.verified) {
-      const key = keyOf(workspaceId, seasonId, serverId, uuid);
-      this.spoil(key);
-      const e = this.entries.get(key);
-      if (e === undefined || ws === undefined) continue;
+      const held = this.heldSlot(workspaceId, seasonId, serverId, uuid, statId);
+      if (held === null) continue;
+      const { key, e, slot } = held;
       // The server has verified values now. (Other players' entries may keep `false`: `above_verified` needs the
       // player's own verified value, and where there is one, the server has verified values.)
       e.serverVerified = true;
-      const slot = this.slotOf(ws, statId);
-      if (slot === null) {
-        this.remove(key);
-        continue;
-      }
-      const verified = grown(e.verified ?? emptyVerified(ws.slots.size), slot, 2);
+      const verified = grown(e.verified ?? emptyVerified(slot + 1), slot, 2);
       if (verified !== e.verified) this.resize(key, e, e.last, verified);
       verified[slot * 2] = value;
       verified[slot * 2 + 1] = stored.at;
     }
+  }
+
+  /**
+   * The held entry of a written value and the statistic's slot in it, or null when none is held (a read in flight
+   * for it is spoiled either way; an entry whose workspace has no slot left is dropped).
+   */
+  private heldSlot(
+    workspaceId: string,
+    seasonId: string,
+    serverId: string,
+    uuid: string,
+    statId: string,
+  ): { key: string; e: Entry; slot: number } | null {
+    const key = keyOf(workspaceId, seasonId, serverId, uuid);
+    this.spoil(key);
+    const e = this.entries.get(key);
+    const ws = this.workspaces.get(workspaceId);
+    if (e === undefined || ws === undefined) return null;
+    const slot = this.slotOf(ws, statId);
+    if (slot === null) {
+      this.remove(key);
+      return null;
+    }
+    return { key, e, slot };
   }
 
   /** Gives a held entry new arrays, keeping its size counted. */
