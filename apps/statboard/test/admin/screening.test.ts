@@ -237,6 +237,30 @@ describe('first_sight', () => {
     expect(await stored(tenth, key)).toBe(20);
     expect(await stored(below, key)).toBe(15);
   });
+
+  it('does not watch a board of fewer than 20 players, and ranks an ascending board lowest first', async () => {
+    // 19 players: a newcomer far above them all is stored.
+    const small = 'minecraft.mined:minecraft.gravel';
+    for (let i = 0; i < 19; i++) await upload(randomUUID(), `Shoveller${i}`, [{ key: small, value: 10 + i }]);
+    const first = randomUUID();
+    await upload(first, 'FirstGravel', [{ key: small, value: 1_000_000 }]);
+    expect(await stored(first, small)).toBe(1_000_000);
+    // An ascending board of 20 (10 to 29: the 10th best is 19): under 19 is held, 19 or over is stored.
+    const asc = 'minecraft.custom:minecraft.time_since_death';
+    for (let i = 0; i < 20; i++) await upload(randomUUID(), `Runner${i}`, [{ key: asc, value: 10 + i }]);
+    const put = await t.browsers.analyst.app('PUT', `/api/v1/admin/stats/${encodeURIComponent(asc)}`, {
+      body: { sort_order: 'asc' },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const [fastest, equal, slow] = [randomUUID(), randomUUID(), randomUUID()];
+    await upload(fastest, 'Fastest', [{ key: asc, value: 1 }]);
+    await upload(equal, 'EqualRunner', [{ key: asc, value: 19 }]);
+    await upload(slow, 'SlowRunner', [{ key: asc, value: 1_000 }]);
+    expect(await stored(fastest, asc)).toBeUndefined();
+    expect((await itemOf(fastest))?.items[0]).toMatchObject({ stat: asc, rule: 'first_sight' });
+    expect(await stored(equal, asc)).toBe(19);
+    expect(await stored(slow, asc)).toBe(1_000);
+  });
 });
 
 describe('first_sight in a season that counts gains', () => {
