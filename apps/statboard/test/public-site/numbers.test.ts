@@ -313,6 +313,42 @@ describe('every page of the public site', () => {
     expect(meta(board.body, 'property', 'og:description')).toContain(`Time Played in ${SEASON_2}: 1. Player_04`);
   });
 
+  it("draws the chart from the points of /players/{uuid}/stats/history, whichever statistic it shows", async () => {
+    const units = { [PLAY_TIME]: 'ticks', [WALKED]: 'cm' } as const;
+    // The featured statistic (read with the values in one statement), another one asked for (the same), one the
+    // player has no value of in that season (the chart falls back to the featured one, read after), in a season of
+    // values and in one that counts gains.
+    const cases: [number, string, string | null, string][] = [
+      [0, 's1', null, PLAY_TIME],
+      [3, 's1', WALKED, WALKED],
+      [0, 's2', null, PLAY_TIME],
+      [1, 's2', WALKED, PLAY_TIME],
+      [40, 's1', null, PLAY_TIME],
+    ];
+    for (const [i, season, asked, shown] of cases) {
+      const uuid = players[i]!.uuid;
+      const res = await page(
+        `${base}/players/${uuid}?season=${season}${asked ? `&stat=${encodeURIComponent(asked)}` : ''}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      const what = `player ${i}, ${season}, ${asked}`;
+      expect(res.body, what).toContain(`<option value="${shown}" selected>`);
+      const history = await api<{ points: { at: string; value: number }[] }>(
+        `/api/v1/players/${uuid}/stats/history?stat=${encodeURIComponent(shown)}&season=${season}`,
+      );
+      const desc = htmlText(/<desc id="chart-d">([^<]*)<\/desc>/.exec(res.body)![1]!);
+      const { points } = history;
+      if (points.length === 0) expect(desc, what).toMatch(/^No change of .* in the last 30 days\.$/);
+      else {
+        const fmt = (v: number) => formatStatValue(v, units[shown as keyof typeof units]);
+        expect(desc, what).toMatch(
+          new RegExp(`went from ${fmt(points[0]!.value)} to ${fmt(points.at(-1)!.value)} in the last 30 days\\.$`),
+        );
+      }
+      expect((res.body.match(/<circle class="dot"/g) ?? []).length, what).toBe(points.length);
+    }
+  });
+
   it("links to a player's page that serves it, whatever the name (the chart's form, other seasons)", async () => {
     const player = await page(`${base}/players/${TRICKY.uuid}?season=s1`);
     expect(player.statusCode).toBe(200);

@@ -1,7 +1,7 @@
 import { isoText } from '#src/db/iso-text.ts';
 import type { Queryable } from '#src/db/types.ts';
 import type { Interval } from '#src/lib/time-buckets.ts';
-import type { PlayerRow } from '#src/modules/players/repo.ts';
+import { networkValuesSql, type PlayerRow } from '#src/modules/players/repo.ts';
 
 /** What a history answer is made of, read in one statement (see `readHistory`). */
 export interface HistoryRead {
@@ -43,11 +43,26 @@ export async function readHistory(
   },
 ): Promise<HistoryRead | null> {
   if (q.servers) return readServersHistory(db, { ...q, servers: q.servers });
-  const c = q.column ?? 'value';
+  const rows = await db.query<HistoryRow>(networkHistorySql(q.column ?? 'value', ''), [
+    q.workspaceId,
+    q.uuid,
+    q.seasonId,
+    q.statId,
+    q.from,
+    q.to,
+    q.interval,
+  ]);
+  return toHistoryRead(rows[0]);
+}
+
+/**
+ * The statement of `readHistory` for the network totals: $1 workspace, $2 the player's UUID, $3 season, $4
+ * statistic, $5 from, $6 to, $7 interval; `extra`, more columns of the player `p` (a leading comma).
+ */
+function networkHistorySql(c: 'value' | 'gain', extra: string): string {
   const point = c === 'gain' ? 'coalesce(gain, value)' : 'value';
   const ofPlayer = (range: string) => `player_id = (SELECT id FROM p) AND season_id = $3 AND stat_id = $4 AND ${range}`;
-  const rows = await db.query<HistoryRow>(
-    `WITH p AS (
+  return `WITH p AS (
        SELECT id, uuid, username, public FROM players WHERE workspace_id = $1 AND uuid = $2
      ), cur AS (
        SELECT observed_at, ${c} AS value FROM player_stats
@@ -70,11 +85,26 @@ export async function readHistory(
        (SELECT array_agg(value ORDER BY b) FROM buckets) AS bucket_values,
        least(
          (SELECT min(at) FROM stat_history WHERE ${ofPlayer('at >= $6')}),
-         (SELECT observed_at FROM cur WHERE observed_at >= $6)) AS next
-     FROM p`,
+         (SELECT observed_at FROM cur WHERE observed_at >= $6)) AS next${extra}
+     FROM p`;
+}
+
+/**
+ * `readHistory` of the network totals with, in the same round trip, every value of the player in the season as
+ * `playerWithValues` reads them (`playerValues`): what a public player page shows, its values and its chart, in one
+ * statement rather than two. Null: no player with that UUID in the workspace.
+ */
+export async function readHistoryAndValues(
+  db: Queryable,
+  q: Omit<Parameters<typeof readHistory>[1], 'servers'>,
+): Promise<(HistoryRead & { playerValues: string | null }) | null> {
+  const c = q.column ?? 'value';
+  const rows = await db.query<HistoryRow & { player_values: string | null }>(
+    networkHistorySql(c, `, ${networkValuesSql(c)} AS player_values`),
     [q.workspaceId, q.uuid, q.seasonId, q.statId, q.from, q.to, q.interval],
   );
-  return toHistoryRead(rows[0]);
+  const read = toHistoryRead(rows[0]);
+  return read && { ...read, playerValues: rows[0]!.player_values };
 }
 
 /**

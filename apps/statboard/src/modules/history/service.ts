@@ -6,6 +6,7 @@ import type { Db } from '#src/db/types.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { bucketRange, DAY_MS, type Interval } from '#src/lib/time-buckets.ts';
 import { columnOf, type LeaderboardService } from '#src/modules/leaderboards/service.ts';
+import type { PlayerValuesRow } from '#src/modules/players/repo.ts';
 import { type PlayerService, permittedPlayer, toPlayer, visible } from '#src/modules/players/service.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
@@ -209,16 +210,49 @@ export class HistoryService {
       servers,
     });
     const player = toPlayer(visible(read?.player ?? null));
-    const points: History['points'] = [];
-    let last = read!.before;
-    const { at, values } = read!;
-    for (let i = 0; i < at.length; i++) {
-      const value = values[i]!;
-      if (value !== last) points.push({ at: at[i]!, value });
-      last = value;
-    }
-    return { history: { player, season, stat: def.key, interval: range.interval, points }, next: read!.next };
+    const history = { player, season, stat: def.key, interval: range.interval, points: pointsOf(read!) };
+    return { history, next: read!.next };
   }
+
+  /**
+   * What a public player page reads, in one statement: the player's values in the season (as
+   * `PlayerService.statsJsonOf` takes them) and the points of `stat` over the last 30 days by day, the network
+   * totals (the page's chart; the same points as `historyJson` with no `from`, `to` nor `server`). The player is
+   * not refused here: `statsJsonOf` does it, by the same rule. Never cached (the page is).
+   */
+  async pageRead(
+    key: AuthKey,
+    playerParam: string,
+    season: Season,
+    stat: string,
+  ): Promise<{ row: PlayerValuesRow | null; points: History['points'] }> {
+    const uuid = permittedPlayer(key, playerParam);
+    const range = bucketRange({ interval: 'day' }, this.now(), { interval: 'day', span: DEFAULT_SPAN }, 'history');
+    const def = await this.leaderboards.definition(key.workspaceId, stat);
+    const read = await repo.readHistoryAndValues(this.db, {
+      workspaceId: key.workspaceId,
+      uuid,
+      seasonId: season.id,
+      statId: def.id,
+      ...range,
+      column: columnOf(season),
+    });
+    if (!read) return { row: null, points: [] };
+    return { row: { ...read.player, values: read.playerValues }, points: pointsOf(read) };
+  }
+}
+
+/** The points of a read: the value at the end of each bucket, less those equal to the one before. */
+function pointsOf(read: repo.HistoryRead): History['points'] {
+  const points: History['points'] = [];
+  let last = read.before;
+  const { at, values } = read;
+  for (let i = 0; i < at.length; i++) {
+    const value = values[i]!;
+    if (value !== last) points.push({ at: at[i]!, value });
+    last = value;
+  }
+  return points;
 }
 
 /** The answer's JSON, as the route's schema writes it (the properties in the same order). */

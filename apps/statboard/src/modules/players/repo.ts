@@ -95,6 +95,22 @@ export async function findPlayerByUuid(db: Queryable, workspaceId: string, uuid:
   return rows[0] ?? null;
 }
 
+/** The values text of `PlayerValuesRow` as a subquery, from `source` (rows `s` of the player `p`). */
+function valuesText(column: 'value' | 'gain', source: string): string {
+  return `(SELECT string_agg(s.stat_id::text || ' ' || s.${column}::text || ' '
+         || floor(extract(epoch FROM s.updated_at) * 1000)::int8::text, ' ')
+       FROM ${source})`;
+}
+
+/**
+ * The values text of `PlayerValuesRow` (the network totals) as a subquery of a statement that has the player as
+ * `p` and the season as `$3`: how `playerWithValues` reads them, for a statement that reads more beside them (a
+ * public player page's chart, `readHistoryAndValues`).
+ */
+export function networkValuesSql(column: 'value' | 'gain'): string {
+  return valuesText(column, 'player_stats s WHERE s.season_id = $3 AND s.player_id = p.id');
+}
+
 /** A player and its values in a season (see `playerWithValues`). */
 export interface PlayerValuesRow extends PlayerRow {
   /**
@@ -123,15 +139,14 @@ export async function playerWithValues(
 ): Promise<PlayerValuesRow | null> {
   const values =
     servers === null
-      ? `player_stats s WHERE s.season_id = $3 AND s.player_id = p.id`
-      : `(SELECT stat_id, sum(${column}) AS ${column}, max(updated_at) AS updated_at FROM server_stats
-          WHERE season_id = $3 AND player_id = p.id AND server_id = ANY($4::uuid[]) GROUP BY stat_id) s`;
+      ? networkValuesSql(column)
+      : valuesText(
+          column,
+          `(SELECT stat_id, sum(${column}) AS ${column}, max(updated_at) AS updated_at FROM server_stats
+          WHERE season_id = $3 AND player_id = p.id AND server_id = ANY($4::uuid[]) GROUP BY stat_id) s`,
+        );
   const rows = await db.query<PlayerValuesRow>(
-    `SELECT ${COLUMNS}, (
-       SELECT string_agg(s.stat_id::text || ' ' || s.${column}::text || ' '
-         || floor(extract(epoch FROM s.updated_at) * 1000)::int8::text, ' ')
-       FROM ${values}
-     ) AS values
+    `SELECT ${COLUMNS}, ${values} AS values
      FROM players p WHERE p.workspace_id = $1 AND p.uuid = $2`,
     servers === null ? [workspaceId, uuid, seasonId] : [workspaceId, uuid, seasonId, servers],
   );

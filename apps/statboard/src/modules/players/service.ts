@@ -11,7 +11,7 @@ import { pageOffset } from '#src/lib/page.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
-import type { StatDefinitionService } from '#src/modules/stats/service.ts';
+import type { StatDefinitionService, StatKeys } from '#src/modules/stats/service.ts';
 import * as repo from './repo.ts';
 import type { PlayerListResponse } from './schemas.ts';
 import { statsAnswer } from './stats-answer.ts';
@@ -199,6 +199,24 @@ export class PlayerService {
       repo.playerWithValues(this.db, key.workspaceId, uuid, season.id, column, servers),
       this.stats.keysById(key.workspaceId),
     ]);
+    return this.answerOf(key, found, season, known);
+  }
+
+  /**
+   * The answer of `statsJson` (the network totals) from a player and its values read by another statement with
+   * them (see `history/repo.readHistoryAndValues`): the same refusal of a player that is not there or hidden, the
+   * same bytes.
+   */
+  async statsJsonOf(key: AuthKey, found: repo.PlayerValuesRow | null, season: Season): Promise<Buffer> {
+    return this.answerOf(key, found, season, await this.stats.keysById(key.workspaceId));
+  }
+
+  private async answerOf(
+    key: AuthKey,
+    found: repo.PlayerValuesRow | null,
+    season: Season,
+    known: StatKeys,
+  ): Promise<Buffer> {
     const row = visible(found);
     const player = JSON.stringify(toPlayer(row));
     const seasonBytes = seasonJson(season);

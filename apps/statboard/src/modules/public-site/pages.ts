@@ -335,7 +335,20 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
     if (!named && !isUuid(ref)) return null;
     const season = await this.readableSeason(ctx, seasonRef);
     if (!season) return null;
-    const values = await read<StatsAnswer>(() => this.s.players.statsJson(ctx.key, named?.uuid ?? ref, season.id));
+    // The values, and in the same statement the points of the statistic the chart most likely shows (the one asked
+    // for, else the first featured one): one round trip for a page rather than two. A chart of another statistic
+    // (the player has no value of that one) reads its points after.
+    const guess =
+      statRef !== null && ctx.parts.has(statRef)
+        ? statRef
+        : (ctx.site.settings.featured_stats.find((k) => ctx.parts.has(k)) ?? null);
+    const guessed = { stat: guess, points: null as History['points'] | null };
+    const values = await read<StatsAnswer>(async () => {
+      if (guess === null) return this.s.players.statsJson(ctx.key, named?.uuid ?? ref, season.id);
+      const both = await this.s.history.pageRead(ctx.key, named?.uuid ?? ref, season, guess);
+      guessed.points = both.points;
+      return this.s.players.statsJsonOf(ctx.key, both.row, season);
+    });
     if (!values) return null;
     const found = values.player;
     const username = values.player.username;
@@ -380,13 +393,18 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
     let chart = '';
     if (chartKey) {
       const def = ctx.catalog.get(chartKey)!;
-      const history = await read<History>(() =>
-        this.s.history.historyJson(ctx.key, found.uuid, { stat: chartKey, season: season.id, interval: 'day' }),
-      );
+      const chartPoints =
+        chartKey === guessed.stat && guessed.points
+          ? guessed.points
+          : (
+              await read<History>(() =>
+                this.s.history.historyJson(ctx.key, found.uuid, { stat: chartKey, season: season.id, interval: 'day' }),
+              )
+            )?.points;
       const to = this.now();
       const from = to - 30 * DAY_MS;
       const points: ChartPoint[] = [];
-      for (const p of history?.points ?? []) points.push({ at: Date.parse(p.at), value: p.value });
+      for (const p of chartPoints ?? []) points.push({ at: Date.parse(p.at), value: p.value });
       const summary =
         points.length === 0
           ? `No change of ${def.display_name} in the last 30 days.`
