@@ -43,8 +43,8 @@ const GZIP_TARGET = 30 * 1024;
 const SLUG = 'bench';
 /** Page views a second while uploads are measured: a busy site (720,000 an hour), not a load test. */
 const READ_RATE = Number(process.env.BENCH_READ_RATE ?? 200);
-/** Pairs of upload rounds (alone, beside the audience). */
-const UPLOAD_ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 6);
+/** Pairs of upload rounds (alone, beside the audience): odd, so that the median is one of them. */
+const UPLOAD_ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 7);
 const PACED_READER = new URL('./paced-reader.mjs', import.meta.url).pathname;
 /** The parts to run (BENCH_CASES, comma-separated): cached pages, not cached pages, uploads beside the pages. */
 const CASES = new Set((process.env.BENCH_CASES ?? 'cached,uncached,uploads').split(','));
@@ -436,9 +436,12 @@ async function main(): Promise<void> {
         `\`npm run bench:site\` (${elapsed} s): ${PLAYERS.toLocaleString('en-US')} players × ${STATS} statistics on ` +
           `PostgreSQL, the site on with ${FEATURED} featured statistics. ${SECONDS} s per case at ${CONNECTIONS} ` +
           `connections (${WRK_NOTE}), the median of ${ROUNDS} rounds after ${WARMUP} s of warm-up; @fastify/static ` +
-          "serves each page's bytes saved as files, in its own process, in the same rounds. Uploads use " +
-          `${LEAN_NOTE}; the audience reading the pages beside them (${READ_RATE} page views a second on a clock, ` +
-          'kept-alive node:http connections) runs in a process of its own (bench/site/paced-reader.mjs).',
+          "serves each page's bytes saved as files, in its own process, in the same rounds. The not-cached " +
+          `cases alternate, API and page, in ${ROUNDS} rounds after their warm-up (the ratio is the median round's). ` +
+          `Uploads use ${LEAN_NOTE}, in ${UPLOAD_ROUNDS} pairs of rounds (alone, beside the pages) whose order ` +
+          `alternates; the audience reading the pages beside them (${READ_RATE} page views a second on a clock, ` +
+          'kept-alive connections asking for gzip as browsers do) is a lean client in a process of its own, started ' +
+          'before each round (bench/site/paced-reader.mjs).',
         '',
         md,
         '',
