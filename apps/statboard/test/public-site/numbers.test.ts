@@ -313,7 +313,7 @@ describe('every page of the public site', () => {
     expect(meta(board.body, 'property', 'og:description')).toContain(`Time Played in ${SEASON_2}: 1. Player_04`);
   });
 
-  it("draws the chart from the points of /players/{uuid}/stats/history, whichever statistic it shows", async () => {
+  it('draws the chart from the points of /players/{uuid}/stats/history, whichever statistic it shows', async () => {
     const units = { [PLAY_TIME]: 'ticks', [WALKED]: 'cm' } as const;
     // The featured statistic (read with the values in one statement), another one asked for (the same), one the
     // player has no value of in that season (the chart falls back to the featured one, read after), in a season of
