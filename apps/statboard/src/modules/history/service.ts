@@ -200,15 +200,7 @@ export class HistoryService {
       await this.players.get(key, uuid);
       throw err;
     });
-    const read = await repo.readHistory(this.db, {
-      workspaceId: key.workspaceId,
-      uuid,
-      seasonId: season.id,
-      statId: def.id,
-      ...range,
-      column: columnOf(season),
-      servers,
-    });
+    const read = await repo.readHistory(this.db, { ...readOf(key, uuid, season, def.id, range), servers });
     const player = toPlayer(visible(read?.player ?? null));
     const history = { player, season, stat: def.key, interval: range.interval, points: pointsOf(read!) };
     return { history, next: read!.next };
@@ -229,17 +221,21 @@ export class HistoryService {
     const uuid = permittedPlayer(key, playerParam);
     const range = bucketRange({ interval: 'day' }, this.now(), { interval: 'day', span: DEFAULT_SPAN }, 'history');
     const def = await this.leaderboards.definition(key.workspaceId, stat);
-    const read = await repo.readHistoryAndValues(this.db, {
-      workspaceId: key.workspaceId,
-      uuid,
-      seasonId: season.id,
-      statId: def.id,
-      ...range,
-      column: columnOf(season),
-    });
+    const read = await repo.readHistoryAndValues(this.db, readOf(key, uuid, season, def.id, range));
     if (!read) return { row: null, points: [] };
     return { row: { ...read.player, values: read.playerValues }, points: pointsOf(read) };
   }
+}
+
+/** What a read of the player's points of one statistic names: whose, which season, statistic and range, what column. */
+function readOf(
+  key: AuthKey,
+  uuid: string,
+  season: Season,
+  statId: string,
+  range: { from: Date; to: Date; interval: Interval },
+) {
+  return { workspaceId: key.workspaceId, uuid, seasonId: season.id, statId, ...range, column: columnOf(season) };
 }
 
 /** The points of a read: the value at the end of each bucket, less those equal to the one before. */
