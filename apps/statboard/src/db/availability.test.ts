@@ -40,6 +40,27 @@ describe('isDatabaseUnavailable', () => {
 });
 
 describe('Availability', () => {
+  it('does not end an outage on the answer of a query sent before it began', () => {
+    let now = 1_000_000;
+    const { lines, log } = recorder();
+    const a = new Availability(log, () => now);
+    const early = a.time();
+    now += 10;
+    a.failed(new Error('Query read timeout'));
+    now += 10;
+    // Its answer arrived before the database stopped and was read late: not a sign the database is back.
+    a.succeeded(early);
+    expect(a.isDown).toBe(true);
+    now += 10;
+    a.failed(new Error('Query read timeout'));
+    expect(lines.map((l) => l.msg)).toEqual(['database unavailable']);
+    const later = a.time();
+    now += 10;
+    a.succeeded(later);
+    expect(a.isDown).toBe(false);
+    expect(lines.map((l) => l.msg)).toEqual(['database unavailable', 'database available again']);
+  });
+
   it('logs an outage once when it begins, a reminder at most once a minute, and once when it ends', () => {
     let now = 1_000_000;
     const { lines, log } = recorder();

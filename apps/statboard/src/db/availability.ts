@@ -79,9 +79,18 @@ export class Availability {
     }
   }
 
-  /** A query succeeded. */
-  succeeded(): void {
-    if (this.downSince === null) return;
+  /** The time a query starts, to give `succeeded` when it returns. */
+  time(): number {
+    return this.now();
+  }
+
+  /**
+   * A query succeeded. `startedAt` (from `time()`): when it was sent. A query sent before the outage began says
+   * nothing of its end: its answer may have arrived before the database stopped and been read only after another
+   * query's timeout (an event loop running late), which logged an outage's end and a new outage a moment later.
+   */
+  succeeded(startedAt = Number.POSITIVE_INFINITY): void {
+    if (this.downSince === null || startedAt < this.downSince) return;
     const downFor = this.now() - this.downSince;
     this.downSince = null;
     this.log?.info({ down_for_s: Math.round(downFor / 100) / 10 }, 'database available again');

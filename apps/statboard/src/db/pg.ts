@@ -82,24 +82,25 @@ export function openPg(connectionString: string, options: PgOptions = {}): Db {
     if (isDatabaseUnavailable(err)) availability.failed(err);
     throw err;
   };
-  const seen = <T>(p: Promise<T>): Promise<T> =>
+  const seen = <T>(p: Promise<T>, startedAt: number): Promise<T> =>
     p.then((v) => {
-      availability.succeeded();
+      availability.succeeded(startedAt);
       return v;
     }, failures);
   const db: Db = {
     kind: 'pg',
     async query<T>(sql: string, params?: readonly unknown[]) {
-      const res = await seen(pool.query(prepared(sql, params)));
+      const res = await seen(pool.query(prepared(sql, params)), availability.time());
       return res.rows as T[];
     },
     async exec(script: string) {
-      await seen(pool.query({ text: script, query_timeout: SCRIPT_TIMEOUT_MS } as pg.QueryConfig));
+      await seen(pool.query({ text: script, query_timeout: SCRIPT_TIMEOUT_MS } as pg.QueryConfig), availability.time());
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       // Only a statement that returned says the database is back: the pool may hand out an idle connection
       // whose server has just died (it has not noticed yet), and counting that as a success logged an outage's
       // end and a new outage a moment later.
+      const startedAt = availability.time();
       const client = await pool.connect().catch(failures);
       let broken = false;
       const hooks: (() => void)[] = [];
@@ -107,7 +108,7 @@ export function openPg(connectionString: string, options: PgOptions = {}): Db {
         await client.query('BEGIN');
         const out = await fn(wrap(client, hooks));
         await client.query('COMMIT');
-        availability.succeeded();
+        availability.succeeded(startedAt);
         for (const h of hooks) h();
         return out;
       } catch (err) {
