@@ -129,8 +129,16 @@ export class PgCluster {
 
   /** Every process stopped (SIGSTOP): connections stay open, nothing answers. */
   hang(): void {
-    this.hung = this.pids();
-    for (const pid of this.hung) process.kill(pid, 'SIGSTOP');
+    // The postmaster first: stopped, it forks no backend, so the children listed after it are all of them (listed
+    // before, a backend forked for a new connection in between was left running and answered during the "hang").
+    const pm = this.postmasterPid();
+    process.kill(pm, 'SIGSTOP');
+    this.hung = [pm];
+    for (const pid of this.pids()) {
+      if (pid === pm) continue;
+      process.kill(pid, 'SIGSTOP');
+      this.hung.push(pid);
+    }
   }
 
   resume(): void {

@@ -40,6 +40,27 @@ describe('isDatabaseUnavailable', () => {
 });
 
 describe('Availability', () => {
+  it('does not begin an outage on the failure of a query sent before the last one ended', () => {
+    let now = 1_000_000;
+    const { lines, log } = recorder();
+    const a = new Availability(log, () => now);
+    a.failed(new Error('Query read timeout'));
+    now += 10;
+    const during = a.time();
+    now += 10;
+    a.succeeded(a.time());
+    now += 10;
+    // Sent while the database was away, its timeout read after the outage ended: that outage's, not a new one.
+    a.failed(new Error('Query read timeout'), during);
+    expect(a.isDown).toBe(false);
+    a.failed(new Error('Query read timeout'), a.time());
+    expect(lines.map((l) => l.msg)).toEqual([
+      'database unavailable',
+      'database available again',
+      'database unavailable',
+    ]);
+  });
+
   it('does not end an outage on the answer of a query sent before it began', () => {
     let now = 1_000_000;
     const { lines, log } = recorder();

@@ -55,6 +55,8 @@ const REMINDER_MS = 60_000;
 export class Availability {
   private downSince: number | null = null;
   private lastReminder = 0;
+  /** When the last outage ended (its queries still failing after it are not a new one). */
+  private upSince = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly log: OutageLog | null = null,
@@ -65,8 +67,13 @@ export class Availability {
     return this.downSince !== null;
   }
 
-  /** A query failed because the database is unavailable. */
-  failed(err: unknown): void {
+  /**
+   * A query failed because the database is unavailable. `startedAt` (from `time()`): when it was sent. A query sent
+   * before the last outage ended and failing after it (its timer or broken connection read late) is that outage's,
+   * not a new one.
+   */
+  failed(err: unknown, startedAt = Number.POSITIVE_INFINITY): void {
+    if (this.downSince === null && startedAt < this.upSince) return;
     const t = this.now();
     const reason = describe(err);
     if (this.downSince === null) {
@@ -93,6 +100,7 @@ export class Availability {
     if (this.downSince === null || startedAt < this.downSince) return;
     const downFor = this.now() - this.downSince;
     this.downSince = null;
+    this.upSince = this.now();
     this.log?.info({ down_for_s: Math.round(downFor / 100) / 10 }, 'database available again');
   }
 }

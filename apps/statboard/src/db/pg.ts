@@ -78,15 +78,17 @@ export function openPg(connectionString: string, options: PgOptions = {}): Db {
   });
   // An idle client that loses its server emits 'error'; the pool replaces it. Without a listener it would crash.
   pool.on('error', () => undefined);
-  const failures = (err: unknown): never => {
-    if (isDatabaseUnavailable(err)) availability.failed(err);
-    throw err;
-  };
+  const failures =
+    (startedAt: number) =>
+    (err: unknown): never => {
+      if (isDatabaseUnavailable(err)) availability.failed(err, startedAt);
+      throw err;
+    };
   const seen = <T>(p: Promise<T>, startedAt: number): Promise<T> =>
     p.then((v) => {
       availability.succeeded(startedAt);
       return v;
-    }, failures);
+    }, failures(startedAt));
   const db: Db = {
     kind: 'pg',
     async query<T>(sql: string, params?: readonly unknown[]) {
@@ -101,7 +103,7 @@ export function openPg(connectionString: string, options: PgOptions = {}): Db {
       // whose server has just died (it has not noticed yet), and counting that as a success logged an outage's
       // end and a new outage a moment later.
       const startedAt = availability.time();
-      const client = await pool.connect().catch(failures);
+      const client = await pool.connect().catch(failures(startedAt));
       let broken = false;
       const hooks: (() => void)[] = [];
       try {
@@ -115,7 +117,7 @@ export function openPg(connectionString: string, options: PgOptions = {}): Db {
         if (isDatabaseUnavailable(err)) {
           // The connection is gone or hung: a ROLLBACK would wait as long again. Dropping the connection makes
           // PostgreSQL roll the transaction back.
-          availability.failed(err);
+          availability.failed(err, startedAt);
           broken = true;
         } else {
           try {
