@@ -35,6 +35,27 @@ export interface LeanLoadResult {
 const HEADER_END = Buffer.from('\r\n\r\n');
 const CHUNKED_END = Buffer.from('0\r\n\r\n');
 
+/**
+ * The first response in `buf`: its status and its length in bytes (framed by Content-Length or chunked encoding,
+ * else the head alone), or null while it is not all there.
+ */
+export function frameResponse(buf: Buffer): { status: number; total: number } | null {
+  const headEnd = buf.indexOf(HEADER_END);
+  if (headEnd < 0) return null;
+  const head = buf.toString('latin1', 0, headEnd).toLowerCase();
+  const status = Number(head.slice(9, 12));
+  const cl = /\r\ncontent-length: *(\d+)/.exec(head);
+  if (cl) {
+    const total = headEnd + 4 + Number(cl[1]);
+    return buf.length < total ? null : { status, total };
+  }
+  if (head.includes('\r\ntransfer-encoding: chunked')) {
+    const end = buf.indexOf(CHUNKED_END, headEnd + 4);
+    return end < 0 ? null : { status, total: end + CHUNKED_END.length };
+  }
+  return { status, total: headEnd + 4 };
+}
+
 /** Runs the load until `seconds` pass, then waits for the requests in flight (at most 10 s). */
 export async function leanLoad(o: LeanLoadOptions): Promise<LeanLoadResult> {
   const target = new URL(o.url);
@@ -83,23 +104,9 @@ export async function leanLoad(o: LeanLoadOptions): Promise<LeanLoadResult> {
         socket.on('data', (chunk: Buffer) => {
           buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
           // One response at a time: frame it, then send the next request.
-          const headEnd = buf.indexOf(HEADER_END);
-          if (headEnd < 0) return;
-          const head = buf.toString('latin1', 0, headEnd);
-          const status = Number(head.slice(9, 12));
-          const lower = head.toLowerCase();
-          const cl = /\r\ncontent-length: *(\d+)/.exec(lower);
-          let total: number;
-          if (cl) {
-            total = headEnd + 4 + Number(cl[1]);
-            if (buf.length < total) return;
-          } else if (lower.includes('\r\ntransfer-encoding: chunked')) {
-            const end = buf.indexOf(CHUNKED_END, headEnd + 4);
-            if (end < 0) return;
-            total = end + CHUNKED_END.length;
-          } else {
-            total = headEnd + 4;
-          }
+          const framed = frameResponse(buf);
+          if (framed === null) return;
+          const { status, total } = framed;
           buf = buf.length === total ? Buffer.alloc(0) : buf.subarray(total);
           waiting = false;
           o.onResponse(status, performance.now() - sentAt);

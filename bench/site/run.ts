@@ -45,7 +45,7 @@ const SLUG = 'bench';
 const READ_RATE = Number(process.env.BENCH_READ_RATE ?? 200);
 /** Pairs of upload rounds (alone, beside the audience): odd, so that the median is one of them. */
 const UPLOAD_ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 7);
-const PACED_READER = new URL('./paced-reader.mjs', import.meta.url).pathname;
+const PACED_READER = new URL('./paced-reader.ts', import.meta.url).pathname;
 /** The parts to run (BENCH_CASES, comma-separated): cached pages, not cached pages, uploads beside the pages. */
 const CASES = new Set((process.env.BENCH_CASES ?? 'cached,uncached,uploads').split(','));
 
@@ -102,14 +102,13 @@ async function measure(
   backends: BackendPids | null,
   headers: Record<string, string> = {},
 ): Promise<{ result: CaseResult; cpu: [number, number] }> {
-  const procCpu = new CpuMeter(() => [server.pid]);
-  const pgCpu = new CpuMeter(() => backends?.list() ?? []);
-  await procCpu.start();
-  await pgCpu.start();
-  const result = await getLoad({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, headers, paths });
+  const m = await withCpu(server, backends, () =>
+    getLoad({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, headers, paths }),
+  );
+  const result = m.value;
   const per = (s: number) => (result.ok > 0 ? (s * 1000) / result.ok : Number.NaN);
   if (result.failed > 0) log(`  ! ${result.failed} failed requests`);
-  return { result, cpu: [per(await procCpu.stop()), per(await pgCpu.stop())] };
+  return { result, cpu: [per(m.service), per(m.pg)] };
 }
 
 /** Reads every path once, 16 at a time. */
@@ -120,7 +119,7 @@ async function readAll(url: string, paths: readonly string[]): Promise<void> {
 }
 
 /**
- * Starts an audience reading `paths` (in turn) at a steady `perSecond` for `seconds` (paced-reader.mjs, a process
+ * Starts an audience reading `paths` (in turn) at a steady `perSecond` for `seconds` (paced-reader.ts, a process
  * of its own on the generator's cores) and waits until it is loaded; `go()` starts it and resolves to the page
  * views a second served and the audience's own CPU seconds. Loaded first so that Node.js's start-up (0.1 s of CPU)
  * is not in the measured window.
@@ -131,7 +130,7 @@ async function audience(
   perSecond: number,
   seconds: number,
 ): Promise<{ go: () => Promise<{ views: number; cpu: number }> }> {
-  const child = spawn(process.execPath, [PACED_READER], {
+  const child = spawn(process.execPath, ['--import', 'tsx', PACED_READER], {
     env: { ...process.env, BASE_URL: url, PATHS_FILE: pathsFile, RATE: String(perSecond), SECONDS: String(seconds) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -139,10 +138,10 @@ async function audience(
   const next = () =>
     new Promise<string>((resolve, reject) => {
       lines.once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`paced-reader.mjs exited with ${code}`)));
+      child.once('exit', (code) => reject(new Error(`paced-reader.ts exited with ${code}`)));
     });
   const ready = await next();
-  if (ready !== 'ready') throw new Error(`paced-reader.mjs: ${ready}`);
+  if (ready !== 'ready') throw new Error(`paced-reader.ts: ${ready}`);
   return {
     go: async () => {
       const done = next();
@@ -164,14 +163,14 @@ async function pacedReads(url: string, pathsFile: string, perSecond: number, sec
   return (await audience(url, pathsFile, perSecond, seconds)).go();
 }
 
-/** Runs `f` while measuring the CPU seconds of the service and of PostgreSQL's backends. */
+/** Runs `f` while measuring the CPU seconds of the server and of PostgreSQL's backends (none: 0). */
 async function withCpu<T>(
   server: RunningServer,
-  backends: BackendPids,
+  backends: BackendPids | null,
   f: () => Promise<T>,
 ): Promise<{ value: T; service: number; pg: number }> {
   const procCpu = new CpuMeter(() => [server.pid]);
-  const pgCpu = new CpuMeter(() => backends.list());
+  const pgCpu = new CpuMeter(() => backends?.list() ?? []);
   await procCpu.start();
   await pgCpu.start();
   const value = await f();
@@ -195,9 +194,22 @@ function perUpload(u: Upload): string {
   return `${((u.service * 1000) / n).toFixed(2)} + ${((u.pg * 1000) / n).toFixed(2)} ms of CPU an upload`;
 }
 
-/** The median round by req/s. */
-function median<T extends { result: CaseResult }>(rounds: T[]): T {
-  return [...rounds].sort((a, b) => a.result.perSecond - b.result.perSecond)[rounds.length >> 1]!;
+/** The median round by `by` (the upper one of an even number). */
+function medianBy<T>(rounds: readonly T[], by: (r: T) => number): T {
+  return [...rounds].sort((a, b) => by(a) - by(b))[rounds.length >> 1]!;
+}
+
+/**
+ * Round `r` of a pair: `a` and `b` one after the other, `a` first in even rounds and `b` first in odd ones, so that
+ * a drift of the machine over the minutes weighs on both. Answers [a's, b's].
+ */
+async function inTurn<A, B>(r: number, a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]> {
+  if (r % 2 === 0) {
+    const x = await a();
+    return [x, await b()];
+  }
+  const y = await b();
+  return [await a(), y];
 }
 
 async function main(): Promise<void> {
@@ -279,7 +291,7 @@ async function main(): Promise<void> {
           `  ${kind} round ${r + 1}: ${fmtInt(m.result.perSecond)} req/s p99 ${fmtMs(m.result.p99)} ms; static ${fmtInt(reference.perSecond)} req/s`,
         );
       }
-      const mid = median(rounds);
+      const mid = medianBy(rounds, (m) => m.result.perSecond);
       rows.push({ what: `cached: ${names[kind]}`, result: mid.result, reference: mid.reference, cpu: mid.cpu });
     }
     // Random players of all: nothing cached (page cache misses, player cache off on this instance). The API and
@@ -297,10 +309,12 @@ async function main(): Promise<void> {
       const pairs: { api: Awaited<ReturnType<typeof measure>>; page: Awaited<ReturnType<typeof measure>> }[] = [];
       const total = (m: { cpu: [number, number] }) => m.cpu[0] + m.cpu[1];
       for (let r = 0; r < ROUNDS; r++) {
-        const apiFirst = r % 2 === 0;
-        const first = await measure(plain, apiFirst ? randomStats : randomPages, backends, apiFirst ? auth : {});
-        const second = await measure(plain, apiFirst ? randomPages : randomStats, backends, apiFirst ? {} : auth);
-        const pair = apiFirst ? { api: first, page: second } : { api: second, page: first };
+        const [api, page] = await inTurn(
+          r,
+          () => measure(plain, randomStats, backends, auth),
+          () => measure(plain, randomPages, backends),
+        );
+        const pair = { api, page };
         pairs.push(pair);
         log(
           `  not cached round ${r + 1}: API ${pair.api.cpu.map((c) => c.toFixed(2)).join(' + ')} ms, page ` +
@@ -308,7 +322,7 @@ async function main(): Promise<void> {
         );
       }
       const ratio = (p: (typeof pairs)[number]) => total(p.page) / total(p.api);
-      const mid = [...pairs].sort((x, y) => ratio(x) - ratio(y))[pairs.length >> 1]!;
+      const mid = medianBy(pairs, ratio);
       cpuRatios = pairs.map(ratio).sort((x, y) => x - y);
       rows.push({ what: 'not cached: GET /api/v1/players/{uuid}/stats, a random player', ...mid.api, reference: null });
       rows.push({ what: "not cached: a random player's page", ...mid.page, reference: null });
@@ -352,10 +366,12 @@ async function main(): Promise<void> {
       for (let i = 0; i < 2; i++) await Promise.all([upload(), pacedReads(service.url, allFile, READ_RATE, SECONDS)]);
       const pairs: { alone: Upload; withPages: Upload }[] = [];
       for (let r = 0; r < UPLOAD_ROUNDS; r++) {
-        const aloneFirst = r % 2 === 0;
-        const first = await measured(!aloneFirst);
-        const second = await measured(aloneFirst);
-        const pair = aloneFirst ? { alone: first, withPages: second } : { alone: second, withPages: first };
+        const [alone, withPages] = await inTurn(
+          r,
+          () => measured(false),
+          () => measured(true),
+        );
+        const pair = { alone, withPages };
         pairs.push(pair);
         log(
           `  uploads round ${r + 1}: alone ${fmtInt(pair.alone.result.perSecond)}/s (${perUpload(pair.alone)}), with ` +
@@ -364,7 +380,7 @@ async function main(): Promise<void> {
         );
       }
       const ratio = (p: (typeof pairs)[number]) => p.withPages.result.perSecond / p.alone.result.perSecond;
-      const mid = [...pairs].sort((x, y) => ratio(x) - ratio(y))[pairs.length >> 1]!;
+      const mid = medianBy(pairs, ratio);
       const [unbounded] = await Promise.all([
         upload(),
         getLoad({ url: service.url, connections: 8, seconds: SECONDS, paths: all }),
@@ -441,7 +457,7 @@ async function main(): Promise<void> {
           `Uploads use ${LEAN_NOTE}, in ${UPLOAD_ROUNDS} pairs of rounds (alone, beside the pages) whose order ` +
           `alternates; the audience reading the pages beside them (${READ_RATE} page views a second on a clock, ` +
           'kept-alive connections asking for gzip as browsers do) is a lean client in a process of its own, started ' +
-          'before each round (bench/site/paced-reader.mjs).',
+          'before each round (bench/site/paced-reader.ts).',
         '',
         md,
         '',

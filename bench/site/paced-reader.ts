@@ -8,12 +8,13 @@
  *
  * It runs apart from the bench's upload generator so that the readers' own CPU does not take turns of the
  * generator's event loop, and it is a lean client (plain sockets, each request's bytes made once, answers framed
- * by Content-Length): on 2 shared cores, what the audience's own client costs is taken from PostgreSQL and the
+ * by bench/lib/http-client.ts's `frameResponse`): on 2 shared cores, what the audience's own client costs is taken from PostgreSQL and the
  * uploads, where real visitors' browsers cost this machine nothing. node:http's client cost 0.5 ms of CPU a page
  * view (11 % of a core at 200 a second), about what the uploads lost beside it.
  */
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { frameResponse } from '../lib/http-client.ts';
 
 const base = new URL(process.env.BASE_URL ?? 'http://127.0.0.1');
 const paths = readFileSync(process.env.PATHS_FILE ?? '', 'utf8')
@@ -27,8 +28,6 @@ const MAX_CONNECTIONS = 64;
  * process 2 % of a core doing nothing, on a virtual machine where every timer wake-up is dear.
  */
 const TICK_MS = 20;
-const HEADER_END = Buffer.from('\r\n\r\n');
-const CHUNKED_END = Buffer.from('0\r\n\r\n');
 /** Each path's request, written once; asking for gzip as browsers and link unfurlers (Discord's) do. */
 const requests = paths.map((p) =>
   Buffer.from(`GET ${p} HTTP/1.1\r\nHost: ${base.host}\r\nAccept-Encoding: gzip, deflate, br\r\n\r\n`, 'latin1'),
@@ -38,45 +37,38 @@ let sent = 0;
 let served = 0;
 let failed = 0;
 /** Answers other than 200 by status (`error`: no answer). */
-const statuses = {};
+const statuses: Record<string, number> = {};
 let inFlight = 0;
 /** Kept-alive connections with no request in flight. */
-const idle = [];
+const idle: Connection[] = [];
 let open = 0;
 
-function fail(why) {
+function fail(why: number | string): void {
   failed++;
   statuses[why] = (statuses[why] ?? 0) + 1;
 }
 
-/** A kept-alive connection: one request in flight at a time, its answer framed by Content-Length or chunks. */
-function connection() {
+interface Connection {
+  send(request: Buffer): void;
+}
+
+/** A kept-alive connection: one request in flight at a time. */
+function connection(): Connection {
   open++;
   const socket = connect({ host: base.hostname, port: Number(base.port), noDelay: true });
-  let buf = Buffer.alloc(0);
+  let buf: Buffer = Buffer.alloc(0);
   let busy = false;
-  const c = {
+  const c: Connection = {
     send(request) {
       busy = true;
       socket.write(request);
     },
   };
-  socket.on('data', (chunk) => {
+  socket.on('data', (chunk: Buffer) => {
     buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
-    const headEnd = buf.indexOf(HEADER_END);
-    if (headEnd < 0) return;
-    const head = buf.toString('latin1', 0, headEnd).toLowerCase();
-    const cl = /\r\ncontent-length: *(\d+)/.exec(head);
-    let total;
-    if (cl) {
-      total = headEnd + 4 + Number(cl[1]);
-      if (buf.length < total) return;
-    } else if (head.includes('\r\ntransfer-encoding: chunked')) {
-      const end = buf.indexOf(CHUNKED_END, headEnd + 4);
-      if (end < 0) return;
-      total = end + CHUNKED_END.length;
-    } else total = headEnd + 4;
-    const status = Number(head.slice(9, 12));
+    const framed = frameResponse(buf);
+    if (framed === null) return;
+    const { status, total } = framed;
     if (status === 200) served++;
     else fail(status);
     buf = buf.length === total ? Buffer.alloc(0) : buf.subarray(total);
@@ -98,7 +90,7 @@ function connection() {
   return c;
 }
 
-function read(request) {
+function read(request: Buffer): void {
   inFlight++;
   (idle.pop() ?? connection()).send(request);
 }
@@ -109,7 +101,7 @@ await new Promise((resolve) => process.stdin.once('data', resolve));
 process.stdin.pause();
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
-await new Promise((resolve) => {
+await new Promise<void>((resolve) => {
   const tick = setInterval(() => {
     const elapsed = performance.now() - started;
     if (elapsed >= seconds * 1000) {
@@ -119,7 +111,7 @@ await new Promise((resolve) => {
     }
     const due = Math.floor((elapsed / 1000) * rate);
     while (sent < due && inFlight < MAX_CONNECTIONS && (idle.length > 0 || open < MAX_CONNECTIONS)) {
-      read(requests[sent++ % requests.length]);
+      read(requests[sent++ % requests.length]!);
     }
   }, TICK_MS);
 });
