@@ -84,19 +84,22 @@ export function openPg(connectionString: string, options: PgOptions = {}): Db {
       if (isDatabaseUnavailable(err)) availability.failed(err, startedAt);
       throw err;
     };
-  const seen = <T>(p: Promise<T>, startedAt: number): Promise<T> =>
-    p.then((v) => {
+  /** Sends a statement, telling `availability` how it went and when it was sent. */
+  const seen = <T>(send: () => Promise<T>): Promise<T> => {
+    const startedAt = availability.time();
+    return send().then((v) => {
       availability.succeeded(startedAt);
       return v;
     }, failures(startedAt));
+  };
   const db: Db = {
     kind: 'pg',
     async query<T>(sql: string, params?: readonly unknown[]) {
-      const res = await seen(pool.query(prepared(sql, params)), availability.time());
+      const res = await seen(() => pool.query(prepared(sql, params)));
       return res.rows as T[];
     },
     async exec(script: string) {
-      await seen(pool.query({ text: script, query_timeout: SCRIPT_TIMEOUT_MS } as pg.QueryConfig), availability.time());
+      await seen(() => pool.query({ text: script, query_timeout: SCRIPT_TIMEOUT_MS } as pg.QueryConfig));
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       // Only a statement that returned says the database is back: the pool may hand out an idle connection

@@ -342,7 +342,7 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
       statRef !== null && ctx.parts.has(statRef)
         ? statRef
         : (ctx.site.settings.featured_stats.find((k) => ctx.parts.has(k)) ?? null);
-    const guessed = { stat: guess, points: null as History['points'] | null };
+    const guessed = { points: null as History['points'] | null };
     const values = await read<StatsAnswer>(async () => {
       if (guess === null) return this.s.players.statsJson(ctx.key, named?.uuid ?? ref, season.id);
       const both = await this.s.history.pageRead(ctx.key, named?.uuid ?? ref, season, guess);
@@ -394,7 +394,7 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
     if (chartKey) {
       const def = ctx.catalog.get(chartKey)!;
       const chartPoints =
-        chartKey === guessed.stat && guessed.points
+        chartKey === guess && guessed.points
           ? guessed.points
           : (
               await read<History>(() =>
