@@ -60,10 +60,15 @@ function luaString(s: string): string {
   return `${out}"`;
 }
 
-/** The Lua script: the path pool, a per-thread seed, and a JSON line of the results at the end. */
-function script(paths: readonly string[]): string {
+/**
+ * The Lua script: the path pool (read from `pathsFile`, a path a line: a table literal is limited to 65,536
+ * strings, and a "random player" must be one of all of them), a per-thread seed, and a JSON line of the results
+ * at the end.
+ */
+function script(pathsFile: string): string {
   return `
-local paths = {${paths.map(luaString).join(',\n')}}
+local paths = {}
+for line in io.lines(${luaString(pathsFile)}) do paths[#paths + 1] = line end
 local n = #paths
 local counter = 0
 function setup(thread)
@@ -91,7 +96,10 @@ export async function wrkLoad(o: WrkOptions): Promise<WrkResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
   try {
     const file = join(dir, 'paths.lua');
-    writeFileSync(file, script(o.paths));
+    const pathsFile = join(dir, 'paths.txt');
+    if (o.paths.some((p) => /[\r\n]/.test(p))) throw new Error('wrk: a path with a line break');
+    writeFileSync(pathsFile, `${o.paths.join('\n')}\n`);
+    writeFileSync(file, script(pathsFile));
     // Two threads at most (BENCH_WRK_THREADS to change it): unpinned on 2 cores, one thread measured a worse
     // tail (its one thread shares a core with the server under test), and more threads only add switching.
     const threads = Math.max(1, Math.min(Number(process.env.BENCH_WRK_THREADS ?? 2), o.connections));

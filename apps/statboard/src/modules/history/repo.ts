@@ -43,23 +43,37 @@ export async function readHistory(
   },
 ): Promise<HistoryRead | null> {
   if (q.servers) return readServersHistory(db, { ...q, servers: q.servers });
-  const rows = await db.query<HistoryRow>(networkHistorySql(q.column ?? 'value', ''), [
-    q.workspaceId,
-    q.uuid,
-    q.seasonId,
-    q.statId,
-    q.from,
-    q.to,
-    q.interval,
-  ]);
+  const c = q.column ?? 'value';
+  const rows = await db.query<HistoryRow>(
+    statement(`history|${c}`, () => networkHistorySql(c, '', true)),
+    networkParams(q),
+  );
   return toHistoryRead(rows[0]);
+}
+
+/** Statements by name, each made once (a text made per read costs its making, and `pg`'s lookup by text). */
+const statements = new Map<string, string>();
+
+function statement(name: string, make: () => string): string {
+  let text = statements.get(name);
+  if (text === undefined) {
+    text = make();
+    statements.set(name, text);
+  }
+  return text;
+}
+
+/** The parameters of `networkHistorySql` (times as ISO 8601 text: `pg`'s own writing of a Date costs more). */
+function networkParams(q: Omit<Parameters<typeof readHistory>[1], 'servers'>): unknown[] {
+  return [q.workspaceId, q.uuid, q.seasonId, q.statId, q.from.toISOString(), q.to.toISOString(), q.interval];
 }
 
 /**
  * The statement of `readHistory` for the network totals: $1 workspace, $2 the player's UUID, $3 season, $4
- * statistic, $5 from, $6 to, $7 interval; `extra`, more columns of the player `p` (a leading comma).
+ * statistic, $5 from, $6 to, $7 interval; `extra`, more columns of the player `p` (a leading comma); `withNext`:
+ * whether `next` is read (else null: for an answer that is not kept).
  */
-function networkHistorySql(c: 'value' | 'gain', extra: string): string {
+function networkHistorySql(c: 'value' | 'gain', extra: string, withNext: boolean): string {
   const point = c === 'gain' ? 'coalesce(gain, value)' : 'value';
   const ofPlayer = (range: string) => `player_id = (SELECT id FROM p) AND season_id = $3 AND stat_id = $4 AND ${range}`;
   return `WITH p AS (
@@ -83,16 +97,21 @@ function networkHistorySql(c: 'value' | 'gain', extra: string): string {
      SELECT p.id, p.uuid, p.username, p.public, (SELECT value FROM before) AS before,
        (SELECT array_agg(${isoText('b')} ORDER BY b) FROM buckets) AS bucket_at,
        (SELECT array_agg(value ORDER BY b) FROM buckets) AS bucket_values,
-       least(
+       ${
+         withNext
+           ? `least(
          (SELECT min(at) FROM stat_history WHERE ${ofPlayer('at >= $6')}),
-         (SELECT observed_at FROM cur WHERE observed_at >= $6)) AS next${extra}
+         (SELECT observed_at FROM cur WHERE observed_at >= $6))`
+           : 'NULL::timestamptz'
+       } AS next${extra}
      FROM p`;
 }
 
 /**
  * `readHistory` of the network totals with, in the same round trip, every value of the player in the season as
  * `playerWithValues` reads them (`playerValues`): what a public player page shows, its values and its chart, in one
- * statement rather than two. Null: no player with that UUID in the workspace.
+ * statement rather than two, with no `next` (the page is kept for its own age, not until the next point). Null: no
+ * player with that UUID in the workspace.
  */
 export async function readHistoryAndValues(
   db: Queryable,
@@ -100,8 +119,8 @@ export async function readHistoryAndValues(
 ): Promise<(HistoryRead & { playerValues: string | null }) | null> {
   const c = q.column ?? 'value';
   const rows = await db.query<HistoryRow & { player_values: string | null }>(
-    networkHistorySql(c, `, ${networkValuesSql(c)} AS player_values`),
-    [q.workspaceId, q.uuid, q.seasonId, q.statId, q.from, q.to, q.interval],
+    statement(`page|${c}`, () => networkHistorySql(c, `, ${networkValuesSql(c)} AS player_values`, false)),
+    networkParams(q),
   );
   const read = toHistoryRead(rows[0]);
   return read && { ...read, playerValues: rows[0]!.player_values };

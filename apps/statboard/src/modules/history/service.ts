@@ -5,6 +5,7 @@ import type { Changes } from '#src/cache/changes.ts';
 import type { Db } from '#src/db/types.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { bucketRange, DAY_MS, type Interval } from '#src/lib/time-buckets.ts';
+import type { DefinitionRow } from '#src/modules/leaderboards/repo.ts';
 import { columnOf, type LeaderboardService } from '#src/modules/leaderboards/service.ts';
 import type { PlayerValuesRow } from '#src/modules/players/repo.ts';
 import { type PlayerService, permittedPlayer, toPlayer, visible } from '#src/modules/players/service.ts';
@@ -196,10 +197,13 @@ export class HistoryService {
     servers: readonly string[] | null = null,
   ): Promise<{ history: History; next: Date | null }> {
     const uuid = permittedPlayer(key, playerParam);
-    const def = await this.leaderboards.definition(key.workspaceId, stat).catch(async (err: unknown) => {
+    let def: DefinitionRow;
+    try {
+      def = await this.leaderboards.definition(key.workspaceId, stat);
+    } catch (err) {
       await this.players.get(key, uuid);
       throw err;
-    });
+    }
     const read = await repo.readHistory(this.db, { ...readOf(key, uuid, season, def.id, range), servers });
     const player = toPlayer(visible(read?.player ?? null));
     const history = { player, season, stat: def.key, interval: range.interval, points: pointsOf(read!) };

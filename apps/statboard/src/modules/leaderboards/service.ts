@@ -89,8 +89,11 @@ export class LeaderboardService {
     }
   }
 
-  /** A public statistic definition by key; unknown or not public is 404 (the rule of every key read of one). */
-  async definition(workspaceId: string, statKey: string): Promise<repo.DefinitionRow> {
+  /**
+   * A public statistic definition by key; unknown or not public is 404 (the rule of every key read of one). At
+   * once when cached (a public page looks up one per value it shows).
+   */
+  definition(workspaceId: string, statKey: string): Maybe<repo.DefinitionRow> {
     return this.publicDefinition(workspaceId, statKey);
   }
 

@@ -14,7 +14,7 @@ import type { ServerService } from '#src/modules/servers/service.ts';
 import type { StatDefinitionService, StatKeys } from '#src/modules/stats/service.ts';
 import * as repo from './repo.ts';
 import type { PlayerListResponse } from './schemas.ts';
-import { statsAnswer } from './stats-answer.ts';
+import { publicValues, statsAnswer } from './stats-answer.ts';
 
 /** The spec's Player resource. */
 export type Player = Static<typeof PlayerSchema>;
@@ -211,6 +211,19 @@ export class PlayerService {
     return this.answerOf(key, found, season, await this.stats.keysById(key.workspaceId));
   }
 
+  /**
+   * What `statsJsonOf` answers, as the player and its public values' keys and numbers (what a public page
+   * shows, with no JSON written and read back): the same refusal, the same values in the same order.
+   */
+  async publicValuesOf(
+    key: AuthKey,
+    found: repo.PlayerValuesRow | null,
+  ): Promise<{ player: Player; stats: { key: string; value: number }[] }> {
+    const row = visible(found);
+    const stats = await this.withKeys(key, (known, skip) => publicValues(row.values, known, skip));
+    return { player: toPlayer(row), stats };
+  }
+
   private async answerOf(
     key: AuthKey,
     found: repo.PlayerValuesRow | null,
@@ -220,10 +233,21 @@ export class PlayerService {
     const row = visible(found);
     const player = JSON.stringify(toPlayer(row));
     const seasonBytes = seasonJson(season);
+    return this.withKeys(key, (keys, skip) => statsAnswer(player, seasonBytes, row.values, keys, skip), known);
+  }
+
+  /**
+   * `make` with the workspace's definitions (`known`, else those in memory); when a value's definition is not
+   * among them (one added since they were read), with them read again (once), skipping any still unknown.
+   */
+  private async withKeys<T>(
+    key: AuthKey,
+    make: (keys: StatKeys, skipUnknown: boolean) => T | null,
+    known?: StatKeys,
+  ): Promise<T> {
     return (
-      statsAnswer(player, seasonBytes, row.values, known) ??
-      // A value of a definition added since the definitions were read: read them again (once).
-      statsAnswer(player, seasonBytes, row.values, await this.stats.keysById(key.workspaceId, true), true)!
+      make(known ?? (await this.stats.keysById(key.workspaceId)), false) ??
+      make(await this.stats.keysById(key.workspaceId, true), true)!
     );
   }
 }

@@ -20,6 +20,7 @@ const TIME_LENGTH = 13;
 
 /** One definition's part before its value: `{"key" : "…", "value" : `. */
 interface Head {
+  key: string;
   order: number;
   public: boolean;
   bytes: Buffer;
@@ -39,7 +40,12 @@ function heads(keys: StatKeys): Map<string, Head> {
 }
 
 function head(k: StatKey): Head {
-  return { order: k.order, public: k.public, bytes: Buffer.concat([KEY_OPEN, Buffer.from(k.json), VALUE_OPEN]) };
+  return {
+    key: k.key,
+    order: k.order,
+    public: k.public,
+    bytes: Buffer.concat([KEY_OPEN, Buffer.from(k.json), VALUE_OPEN]),
+  };
 }
 
 /** `YYYY-MM-DDT` of a day (days since the epoch), for the days seen lately. */
@@ -56,13 +62,46 @@ function dateOf(day: number): Buffer {
   return date;
 }
 
-interface Value {
+/** A public value of the text, as PostgreSQL wrote it (ASCII), with its definition's head. */
+interface Found {
   head: Head;
-  /** The value as PostgreSQL wrote it (ASCII), quoted when not a JSON number. */
   text: string;
-  quoted: boolean;
   ms: number;
-  date: Buffer;
+}
+
+/**
+ * The public values of `values` (`repo.playerWithValues`'s text), in the answers' order (the keys' bytewise
+ * order); null when a value's definition is not in `keys` (a definition added since they were read), unless
+ * `skipUnknown`. The one reading of that text: the API's bytes and the public pages' numbers come from it.
+ */
+function publicFound(values: string | null, keys: StatKeys, skipUnknown: boolean): Found[] | null {
+  const byId = heads(keys);
+  const parts = values === null ? [] : values.split(' ');
+  const found: Found[] = [];
+  for (let i = 0; i + 2 < parts.length; i += 3) {
+    const h = byId.get(parts[i]!);
+    if (h === undefined) {
+      if (skipUnknown) continue;
+      return null;
+    }
+    if (h.public) found.push({ head: h, text: parts[i + 1]!, ms: Number(parts[i + 2]) });
+  }
+  return found.sort((a, b) => a.head.order - b.head.order);
+}
+
+/** The public values as numbers, keys and values only (what a public page shows), or null as `statsAnswer`. */
+export function publicValues(
+  values: string | null,
+  keys: StatKeys,
+  skipUnknown = false,
+): { key: string; value: number }[] | null {
+  const found = publicFound(values, keys, skipUnknown);
+  return found === null ? null : found.map((f) => ({ key: f.head.key, value: Number(f.text) }));
+}
+
+/** PostgreSQL's JSON quotes a float8 whose text is not a JSON number. */
+function quoted(text: string): boolean {
+  return text === 'NaN' || text === 'Infinity' || text === '-Infinity';
 }
 
 /**
@@ -76,26 +115,13 @@ export function statsAnswer(
   keys: StatKeys,
   skipUnknown = false,
 ): Buffer | null {
-  const byId = heads(keys);
-  const parts = values === null ? [] : values.split(' ');
-  const found: Value[] = [];
+  const found = publicFound(values, keys, skipUnknown);
+  if (found === null) return null;
   let size = 0;
-  for (let i = 0; i + 2 < parts.length; i += 3) {
-    const h = byId.get(parts[i]!);
-    if (h === undefined) {
-      if (skipUnknown) continue;
-      return null;
-    }
-    if (!h.public) continue;
-    const text = parts[i + 1]!;
-    // PostgreSQL's JSON quotes a float8 whose text is not a JSON number.
-    const quoted = text === 'NaN' || text === 'Infinity' || text === '-Infinity';
-    const ms = Number(parts[i + 2]);
-    const date = dateOf(Math.floor(ms / DAY_MS));
-    found.push({ head: h, text, quoted, ms, date });
-    size += h.bytes.length + text.length + (quoted ? 2 : 0) + date.length + TIME_LENGTH;
+  for (const f of found) {
+    size += f.head.bytes.length + f.text.length + (quoted(f.text) ? 2 : 0) + dateOf(Math.floor(f.ms / DAY_MS)).length;
   }
-  found.sort((a, b) => a.head.order - b.head.order);
+  size += found.length * TIME_LENGTH;
   const perValue = TIME_OPEN.length + CLOSE.length + SEPARATOR.length;
   const opening = `{"player":${player},"season":`;
   const openingBytes = Buffer.byteLength(opening);
@@ -106,13 +132,14 @@ export function statsAnswer(
   at = ascii(out, at, ',"stats":[');
   for (let i = 0; i < found.length; i++) {
     const v = found[i]!;
+    const q = quoted(v.text);
     if (i > 0) at = put(out, at, SEPARATOR);
     at = put(out, at, v.head.bytes);
-    if (v.quoted) out[at++] = 0x22;
+    if (q) out[at++] = 0x22;
     at = ascii(out, at, v.text);
-    if (v.quoted) out[at++] = 0x22;
+    if (q) out[at++] = 0x22;
     at = put(out, at, TIME_OPEN);
-    at = put(out, at, v.date);
+    at = put(out, at, dateOf(Math.floor(v.ms / DAY_MS)));
     at = time(out, at, v.ms - Math.floor(v.ms / DAY_MS) * DAY_MS);
     at = put(out, at, CLOSE);
   }

@@ -40,6 +40,8 @@ type OnlineAnswer = {
   data: { player: { uuid: string; username: string }; server: { name: string } }[];
 };
 type StatsAnswer = Static<typeof PlayerStatsResponse>;
+/** What a player page shows of `GET /players/{uuid}/stats`: the player, its public values' keys and numbers. */
+type PageValues = { player: { uuid: string; username: string }; stats: { key: string; value: number }[] };
 type Rank = Static<typeof RankSchema>;
 
 const dates = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
@@ -129,14 +131,19 @@ function partsOf(site: PublicSite): SiteParts {
   return parts;
 }
 
-/** A service's answer, parsed; an expected refusal (unknown season, statistic or player) is null. */
-async function read<T>(answer: () => Buffer | Promise<Buffer>): Promise<T | null> {
+/** `answer()`, or null for an expected refusal (unknown season, statistic or player). */
+async function refusedAsNull<T>(answer: () => T | Promise<T>): Promise<T | null> {
   try {
-    return parse<T>(await answer());
+    return await answer();
   } catch (err) {
     if (err instanceof AppError && err.status < 500) return null;
     throw err;
   }
+}
+
+/** A service's answer, parsed; an expected refusal (unknown season, statistic or player) is null. */
+function read<T>(answer: () => Buffer | Promise<Buffer>): Promise<T | null> {
+  return refusedAsNull(async () => parse<T>(await answer()));
 }
 
 /**
@@ -195,13 +202,8 @@ export class PageRenderer {
     return this.s.seasons.active(workspaceId);
   }
 
-  private async readableSeason(ctx: Ctx, ref: string | null): Promise<Season | null> {
-    try {
-      return await this.s.seasons.readable(ctx.key, ref ?? undefined);
-    } catch (err) {
-      if (err instanceof AppError && err.status < 500) return null;
-      throw err;
-    }
+  private readableSeason(ctx: Ctx, ref: string | null): Promise<Season | null> {
+    return refusedAsNull(() => this.s.seasons.readable(ctx.key, ref ?? undefined));
   }
 
   private top(ctx: Ctx, season: Season, stat: string, limit: number, offset = 0): Promise<Leaderboard | null> {
@@ -313,14 +315,7 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
   }
 
   private async findPlayer(ctx: Ctx, ref: string): Promise<{ uuid: string; username: string } | null> {
-    if (isUuid(ref)) {
-      try {
-        return await this.s.players.get(ctx.key, ref);
-      } catch (err) {
-        if (err instanceof AppError && err.status < 500) return null;
-        throw err;
-      }
-    }
+    if (isUuid(ref)) return refusedAsNull(() => this.s.players.get(ctx.key, ref));
     if (ref.length > 64) return null;
     const found = await read<PlayerPage>(() =>
       this.s.players.listJson(ctx.key, { username: ref, page: 1, perPage: 1 }),
@@ -343,15 +338,17 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
         ? statRef
         : (ctx.site.settings.featured_stats.find((k) => ctx.parts.has(k)) ?? null);
     const guessed = { points: null as History['points'] | null };
-    const values = await read<StatsAnswer>(async () => {
-      if (guess === null) return this.s.players.statsJson(ctx.key, named?.uuid ?? ref, season.id);
-      const both = await this.s.history.pageRead(ctx.key, named?.uuid ?? ref, season, guess);
-      guessed.points = both.points;
-      return this.s.players.statsJsonOf(ctx.key, both.row, season);
-    });
+    const values: PageValues | null =
+      guess === null
+        ? await read<StatsAnswer>(() => this.s.players.statsJson(ctx.key, named?.uuid ?? ref, season.id))
+        : await refusedAsNull(async () => {
+            const both = await this.s.history.pageRead(ctx.key, named?.uuid ?? ref, season, guess);
+            guessed.points = both.points;
+            return this.s.players.publicValuesOf(ctx.key, both.row);
+          });
     if (!values) return null;
-    const found = values.player;
-    const username = values.player.username;
+    const player = values.player;
+    const username = player.username;
     // The public statistics of the answer, by key (in its order).
     const stats = new Map<string, { value: number; stat: StatParts }>();
     for (const v of values.stats) {
@@ -360,31 +357,27 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
     }
     // Ranks of the featured statistics (each a lookup in a rank board): what the home page ranks players by.
     const ranked = ctx.site.settings.featured_stats.filter((k) => stats.has(k));
-    // From the boards in memory when they are there (no query: the rank of the value just read), else asked.
+    // From the boards in memory when they are there (no query: the rank of the value just read); a featured
+    // statistic's otherwise asked (which loads its board). Any other statistic's only from memory (read by its
+    // leaderboard pages or ranks): no query and no board loaded for it, since a page of 100 values must not cost
+    // 100 rank reads.
     const ranks = new Map<string, { rank: number; total: number }>();
+    const asked: string[] = [];
+    for (const [stat, { value }] of stats) {
+      const found = this.s.leaderboards.definition(ctx.key.workspaceId, stat);
+      const def = found instanceof Promise ? await found : found;
+      const held = this.s.leaderboards.rankInMemory(ctx.key, season, def, player.uuid, value);
+      if (held) ranks.set(stat, held);
+      else if (ranked.includes(stat)) asked.push(stat);
+    }
     await Promise.all(
-      ranked.map(async (stat) => {
-        const def = await this.s.leaderboards.definition(ctx.key.workspaceId, stat);
-        const value = stats.get(stat)!.value;
-        const held = this.s.leaderboards.rankInMemory(ctx.key, season, def, found.uuid, value);
-        if (held) {
-          ranks.set(stat, held);
-          return;
-        }
+      asked.map(async (stat) => {
         const r = await read<Rank>(() =>
-          this.s.leaderboards.rankJson(ctx.key, { season: season.id, stat, player: found.uuid, around: 0 }),
+          this.s.leaderboards.rankJson(ctx.key, { season: season.id, stat, player: player.uuid, around: 0 }),
         );
         if (r) ranks.set(stat, { rank: r.entry.rank, total: r.total });
       }),
     );
-    // Every other statistic's rank when its board is in memory (read by its leaderboard pages or ranks): no query
-    // and no board loaded for it, since a page of 100 values must not cost 100 rank reads.
-    for (const [stat, { value }] of stats) {
-      if (ranks.has(stat)) continue;
-      const def = await this.s.leaderboards.definition(ctx.key.workspaceId, stat);
-      const held = this.s.leaderboards.rankInMemory(ctx.key, season, def, found.uuid, value);
-      if (held) ranks.set(stat, held);
-    }
     // The player's address, for HTML (escaped once: a name with `'` must still lead to its page).
     const link = playerLink(ctx, username);
     const seasonQuery = h(`?season=${encodeURIComponent(season.slug)}`);
@@ -398,7 +391,11 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
           ? guessed.points
           : (
               await read<History>(() =>
-                this.s.history.historyJson(ctx.key, found.uuid, { stat: chartKey, season: season.id, interval: 'day' }),
+                this.s.history.historyJson(ctx.key, player.uuid, {
+                  stat: chartKey,
+                  season: season.id,
+                  interval: 'day',
+                }),
               )
             )?.points;
       const to = this.now();
