@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cache } from '#src/cache/cache.ts';
@@ -42,7 +42,7 @@ interface Ready {
 
 function ready(status: 200 | 404, html: string, policy: string): Ready {
   const body = Buffer.from(html);
-  const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  const etag = `W/"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
   return { status, body, gzip: null, etag, policy };
 }
 
