@@ -452,7 +452,8 @@ async function main(): Promise<void> {
           `PostgreSQL, the site on with ${FEATURED} featured statistics. ${SECONDS} s per case at ${CONNECTIONS} ` +
           `connections (${WRK_NOTE}), the median of ${ROUNDS} rounds after ${WARMUP} s of warm-up; @fastify/static ` +
           "serves each page's bytes saved as files, in its own process, in the same rounds. The not-cached " +
-          `cases alternate, API and page, in ${ROUNDS} rounds after their warm-up (the ratio is the median round's). ` +
+          `cases alternate, API and page, in ${ROUNDS} rounds after their warm-up (the ratio is the median round's), ` +
+          'each request a player drawn at random from all of them. ' +
           `Uploads use ${LEAN_NOTE}, in ${UPLOAD_ROUNDS} pairs of rounds (alone, beside the pages) whose order ` +
           `alternates; the audience reading the pages beside them (${READ_RATE} page views a second on a clock, ` +
           'kept-alive connections asking for gzip as browsers do) is a lean client in a process of its own, started ' +
