@@ -212,9 +212,9 @@ export class HistoryService {
 
   /**
    * What a public player page reads, in one statement: the player's values in the season (as
-   * `PlayerService.statsJsonOf` takes them) and the points of `stat` over the last 30 days by day, the network
+   * `PlayerService.publicValuesOf` takes them) and the points of `stat` over the last 30 days by day, the network
    * totals (the page's chart; the same points as `historyJson` with no `from`, `to` nor `server`). The player is
-   * not refused here: `statsJsonOf` does it, by the same rule. Never cached (the page is).
+   * not refused here: `publicValuesOf` does it, by the same rule. Never cached (the page is).
    */
   async pageRead(
     key: AuthKey,

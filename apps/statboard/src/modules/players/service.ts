@@ -203,17 +203,10 @@ export class PlayerService {
   }
 
   /**
-   * The answer of `statsJson` (the network totals) from a player and its values read by another statement with
-   * them (see `history/repo.readHistoryAndValues`): the same refusal of a player that is not there or hidden, the
-   * same bytes.
-   */
-  async statsJsonOf(key: AuthKey, found: repo.PlayerValuesRow | null, season: Season): Promise<Buffer> {
-    return this.answerOf(key, found, season, await this.stats.keysById(key.workspaceId));
-  }
-
-  /**
-   * What `statsJsonOf` answers, as the player and its public values' keys and numbers (what a public page
-   * shows, with no JSON written and read back): the same refusal, the same values in the same order.
+   * What `statsJson` answers (the network totals), from a player and its values read by another statement with
+   * them (see `history/repo.readHistoryAndValues`), as the player and its public values' keys and numbers: what a
+   * public page shows, with no JSON written and read back. The same refusal of a player that is not there or
+   * hidden, the same values in the same order.
    */
   async publicValuesOf(
     key: AuthKey,
