@@ -117,11 +117,12 @@ export function statsAnswer(
 ): Buffer | null {
   const found = publicFound(values, keys, skipUnknown);
   if (found === null) return null;
-  let size = 0;
-  for (const f of found) {
-    size += f.head.bytes.length + f.text.length + (quoted(f.text) ? 2 : 0) + dateOf(Math.floor(f.ms / DAY_MS)).length;
+  const dates = found.map((f) => dateOf(Math.floor(f.ms / DAY_MS)));
+  let size = found.length * TIME_LENGTH;
+  for (let i = 0; i < found.length; i++) {
+    const f = found[i]!;
+    size += f.head.bytes.length + f.text.length + (quoted(f.text) ? 2 : 0) + dates[i]!.length;
   }
-  size += found.length * TIME_LENGTH;
   const perValue = TIME_OPEN.length + CLOSE.length + SEPARATOR.length;
   const opening = `{"player":${player},"season":`;
   const openingBytes = Buffer.byteLength(opening);
@@ -139,7 +140,7 @@ export function statsAnswer(
     at = ascii(out, at, v.text);
     if (q) out[at++] = 0x22;
     at = put(out, at, TIME_OPEN);
-    at = put(out, at, dateOf(Math.floor(v.ms / DAY_MS)));
+    at = put(out, at, dates[i]!);
     at = time(out, at, v.ms - Math.floor(v.ms / DAY_MS) * DAY_MS);
     at = put(out, at, CLOSE);
   }
