@@ -394,6 +394,56 @@ describe('ranks on a player page', () => {
   });
 });
 
+describe('a featured rank whose board is being read', () => {
+  it('is shown as not counted yet rather than counted with a query, and the page is rendered again next time', async () => {
+    const player = players[41]!;
+    const url = `${base}/players/${player.username}?season=s1`;
+    // The database slow to read boards (as a board of 1,000,000 values is): their reads wait until `open`.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const query = ctx.db.query;
+    const sent: string[] = [];
+    ctx.db.query = (async (sql: string, params?: readonly unknown[]) => {
+      sent.push(sql);
+      if (sql.includes('SELECT count(*)::int AS n FROM (SELECT 1 FROM')) await gate;
+      return query.call(ctx.db, sql, params);
+    }) as typeof query;
+    try {
+      // Every board read again (a change that tells no values).
+      ctx.bus.applyLocal({ topic: 'values', workspaceId: fx.workspaceId });
+      const first = await page(url);
+      expect(first.statusCode, first.body).toBe(200);
+      expect(first.body).toContain('Ranks are being counted: reload in a moment.');
+      // Neither kept here nor by the reader's browser or a proxy.
+      expect(first.headers['cache-control']).toBe('no-cache');
+      expect(first.body).toMatch(
+        />Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n"><span class="muted">—<\/span>/,
+      );
+      // No rank window was asked of the database for the page.
+      expect(sent.filter((sql) => sql.includes('me AS ('))).toEqual([]);
+    } finally {
+      open();
+      ctx.db.query = query;
+    }
+    const rank = await api<{ total: number; entry: Entry }>(
+      `/api/v1/leaderboards/rank?season=s1&stat=${encodeURIComponent(PLAY_TIME)}&player=${player.uuid}&around=0`,
+    );
+    let again = await page(url);
+    for (let i = 0; i < 50 && again.body.includes('being counted'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      again = await page(url);
+    }
+    expect(again.statusCode).toBe(200);
+    expect(again.body).not.toContain('being counted');
+    expect(again.headers['cache-control']).toBe('public, max-age=30');
+    expect(again.body).toContain(
+      `>Time Played</a></td><td class="n">${escapeHtml(formatStatValue(rank.entry.value, 'ticks'))}</td><td class="n">#${rank.entry.rank}<span class="muted"> of ${rank.total}</span>`,
+    );
+  });
+});
+
 describe('the 404 page', () => {
   it('is the same for an unknown season or player of a player page and for an embed asked badly', async () => {
     const missing = await page('/p/no-such-workspace/');

@@ -220,9 +220,14 @@ export class BoardCache {
    * that costs the database more than the read (then it asks `board` again). A board still waiting its turn
    * behind others (after a start, many are) is not waited for: its readers would wait out the whole `ms`.
    */
-  async loadedWithin(ref: BoardRef, ms: number): Promise<boolean> {
+  async loadedWithin(
+    ref: BoardRef,
+    ms: number,
+    /** Wait for it even while it waits its turn (a reader that would otherwise not answer at all). */
+    queued = false,
+  ): Promise<boolean> {
     const slot = this.slots.get(slotKey(ref));
-    const loading = slot?.reading ? slot.loading : null;
+    const loading = slot?.reading || queued ? (slot?.loading ?? null) : null;
     if (!loading) return false;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => {
@@ -239,6 +244,16 @@ export class BoardCache {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Whether `ref`'s board is to be held in memory (once read): the cache has a budget, the change bus is healthy and
+   * the board was not found too large or without room lately. When not, its readers answer with queries.
+   */
+  mayHold(ref: BoardRef): boolean {
+    if (!this.caching || !this.changes.bus.healthy) return false;
+    const slot = this.slots.get(slotKey(ref));
+    return !slot || slot.queryUntil <= Date.now();
   }
 
   /** Starts reading the whole board (its failure only leaves it to a later read). */

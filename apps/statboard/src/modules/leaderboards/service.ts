@@ -324,12 +324,44 @@ export class LeaderboardService {
       column: columnOf(season),
     };
     const board = this.boards.ready(ref);
-    if (!board) return null;
-    if (board instanceof RankBoard) {
-      const index = board.indexOf(uuid);
-      return index < 0 ? null : { rank: board.slice(index, index + 1)[0]!.rank, total: board.size };
+    return board ? heldRank(board, uuid, value) : null;
+  }
+
+  /**
+   * A public player's rank for a page beside the value it has read (as `rankInMemory`), when the board is not ready
+   * at once: the board refreshed or, while it is being read, once it is (up to LOAD_WAIT_MS); 'later' when it is
+   * still being read then (the page shows no rank yet and is not kept). A page never counts a board that is to be
+   * held with a query: at 1,000,000 players a rank window costs PostgreSQL 0.4–1.9 s, and pages read while a board
+   * loaded after a start asked more of them than it could answer, slowing uploads down. A board that is not to be
+   * held (no budget, too large, no room, the change bus unhealthy, a restricted key) is asked as `rankJson` does.
+   */
+  async pageRank(
+    key: AuthKey,
+    season: Season,
+    def: repo.DefinitionRow,
+    uuid: string,
+    value: number,
+  ): Promise<{ rank: number; total: number } | 'later' | null> {
+    const held = this.rankInMemory(key, season, def, uuid, value);
+    if (held) return held;
+    const ref: BoardRef = {
+      workspaceId: key.workspaceId,
+      seasonId: season.id,
+      statId: def.id,
+      order: def.sort_order,
+      column: columnOf(season),
+    };
+    if (!restrictsPlayers(key) && !restrictsServers(key) && this.boards.mayHold(ref)) {
+      const board =
+        (await this.boards.board(ref)) ??
+        ((await this.boards.loadedWithin(ref, LOAD_WAIT_MS, true)) ? await this.boards.board(ref) : null);
+      if (board) return heldRank(board, uuid, value);
+      if (this.boards.mayHold(ref)) return 'later';
     }
-    return { rank: board.better(value) + 1, total: board.size };
+    const answer = JSON.parse(
+      (await this.rankJson(key, { season: season.id, stat: def.key, player: uuid, around: 0 })).toString(),
+    ) as { entry: { rank: number }; total: number };
+    return { rank: answer.entry.rank, total: answer.total };
   }
 
   /** `rankJson` on one server's board, or summed over some servers (see `serversJson`). */
@@ -650,6 +682,15 @@ function indexedServer(key: AuthKey, servers: readonly string[]): string | null 
 }
 
 /** The column a season's boards rank: its scoring's. */
+/** A player's competition rank and the board's size from a board held in memory (`value`, the player's on it). */
+function heldRank(board: HeldBoard, uuid: string, value: number): { rank: number; total: number } | null {
+  if (board instanceof RankBoard) {
+    const index = board.indexOf(uuid);
+    return index < 0 ? null : { rank: board.slice(index, index + 1)[0]!.rank, total: board.size };
+  }
+  return { rank: board.better(value) + 1, total: board.size };
+}
+
 export function columnOf(season: Season): repo.Column {
   return season.scoring === 'gains' ? 'gain' : 'value';
 }

@@ -5,7 +5,7 @@ import { AppError } from '#src/errors.ts';
 import type { Services } from '#src/feature.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import type { History } from '#src/modules/history/service.ts';
-import type { Rank as RankSchema } from '#src/modules/leaderboards/schemas.ts';
+import type { DefinitionRow } from '#src/modules/leaderboards/repo.ts';
 import type { Leaderboard } from '#src/modules/leaderboards/service.ts';
 import type { PlayerStatsResponse } from '#src/modules/players/schemas.ts';
 import type { PlayerPage } from '#src/modules/players/service.ts';
@@ -42,7 +42,6 @@ type OnlineAnswer = {
 type StatsAnswer = Static<typeof PlayerStatsResponse>;
 /** What a player page shows of `GET /players/{uuid}/stats`: the player, its public values' keys and numbers. */
 type PageValues = { player: { uuid: string; username: string }; stats: { key: string; value: number }[] };
-type Rank = Static<typeof RankSchema>;
 
 const dates = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 const shortDates = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
@@ -160,10 +159,16 @@ export class PageRenderer {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async render(site: PublicSite, req: PageRequest): Promise<RenderedHtml> {
+  /** A page's HTML (null: the 404 page), and whether it lacks a part for now (then it is not to be kept). */
+  async render(site: PublicSite, req: PageRequest): Promise<{ html: RenderedHtml; provisional: boolean }> {
     const { key, base, header } = partsOf(site);
     const { defs, parts } = await this.catalog(site.workspaceId);
-    const ctx: Ctx = { site, key, catalog: defs, parts, base, header, htmlBase: h(base) };
+    const ctx: Ctx = { site, key, catalog: defs, parts, base, header, htmlBase: h(base), provisional: false };
+    const html = await this.renderPage(ctx, req);
+    return { html, provisional: ctx.provisional };
+  }
+
+  private renderPage(ctx: Ctx, req: PageRequest): Promise<RenderedHtml> {
     switch (req.kind) {
       case 'home':
         return this.home(ctx);
@@ -358,24 +363,24 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
     // Ranks of the featured statistics (each a lookup in a rank board): what the home page ranks players by.
     const ranked = ctx.site.settings.featured_stats.filter((k) => stats.has(k));
     // From the boards in memory when they are there (no query: the rank of the value just read); a featured
-    // statistic's otherwise asked (which loads its board). Any other statistic's only from memory (read by its
-    // leaderboard pages or ranks): no query and no board loaded for it, since a page of 100 values must not cost
-    // 100 rank reads.
+    // statistic's otherwise asked (which loads its board, never counts it with a query while it loads: the page
+    // then shows no rank yet, says so, and is rendered again next time). Any other statistic's only from memory
+    // (read by its leaderboard pages or ranks): no query and no board loaded for it, since a page of 100 values
+    // must not cost 100 rank reads.
     const ranks = new Map<string, { rank: number; total: number }>();
-    const asked: string[] = [];
+    const asked: { def: DefinitionRow; value: number }[] = [];
     for (const [stat, { value }] of stats) {
       const found = this.s.leaderboards.definition(ctx.key.workspaceId, stat);
       const def = found instanceof Promise ? await found : found;
       const held = this.s.leaderboards.rankInMemory(ctx.key, season, def, player.uuid, value);
       if (held) ranks.set(stat, held);
-      else if (ranked.includes(stat)) asked.push(stat);
+      else if (ranked.includes(stat)) asked.push({ def, value });
     }
     await Promise.all(
-      asked.map(async (stat) => {
-        const r = await read<Rank>(() =>
-          this.s.leaderboards.rankJson(ctx.key, { season: season.id, stat, player: player.uuid, around: 0 }),
-        );
-        if (r) ranks.set(stat, { rank: r.entry.rank, total: r.total });
+      asked.map(async ({ def, value }) => {
+        const r = await refusedAsNull(() => this.s.leaderboards.pageRank(ctx.key, season, def, player.uuid, value));
+        if (r === 'later') ctx.provisional = true;
+        else if (r) ranks.set(def.key, r);
       }),
     );
     // The player's address, for HTML (escaped once: a name with `'` must still lead to its page).
@@ -423,6 +428,7 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
     const table = stats.size
       ? `<table><caption class="sr">Statistics of ${h(username)} in ${h(season.name)}</caption><thead><tr><th scope="col">Statistic</th><th scope="col" class="n">Value</th><th scope="col" class="n">Rank</th></tr></thead><tbody>${rows}</tbody></table>`
       : '<p class="muted">No values in this season.</p>';
+    const counting = ctx.provisional ? '<p class="muted">Ranks are being counted: reload in a moment.</p>' : '';
     let others = '';
     for (const s of await this.seasonList(ctx)) {
       if (s.id === season.id) continue;
@@ -442,7 +448,7 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
       ctx,
       this.head(ctx, `/players/${encodeURIComponent(username)}`, username, description),
       `<h1>${h(username)}</h1><p class="lead">${h(season.name)}${season.active ? ' (running)' : ''}</p>
-${chart}<section class="card" aria-labelledby="values-h"><h2 id="values-h">Statistics</h2>${table}</section>${others}`,
+${chart}<section class="card" aria-labelledby="values-h"><h2 id="values-h">Statistics</h2>${table}${counting}</section>${others}`,
     );
   }
 
@@ -530,6 +536,8 @@ interface Ctx {
   htmlBase: string;
   /** The site's path: `/p/<slug>`. */
   base: string;
+  /** Set by a page rendered without some of its parts (a rank whose board is being read): not to be kept. */
+  provisional: boolean;
 }
 
 function fmt(stat: PublicStat, value: number): string {

@@ -38,6 +38,8 @@ interface Ready {
   gzip: Buffer | null;
   etag: string;
   policy: string;
+  /** Rendered without some of its parts for now (a rank whose board is being read): served, never kept. */
+  provisional?: boolean;
 }
 
 function ready(status: 200 | 404, html: string, policy: string): Ready {
@@ -161,7 +163,9 @@ export class SitePages {
     const build = () => this.build(site, req);
     let page: Ready;
     try {
-      page = this.cache ? (this.cache.peek(key) ?? (await this.cache.get(key, build))) : await build();
+      page = this.cache
+        ? (this.cache.peek(key) ?? (await this.cache.get(key, build, (r) => !r.provisional)))
+        : await build();
     } catch (err) {
       // The database busy or away: the page as it was up to STALE_IF_ERROR_MS ago rather than a 503.
       const stale = isUnavailable(err) ? this.cache?.stale(key, STALE_IF_ERROR_MS) : undefined;
@@ -179,15 +183,15 @@ export class SitePages {
   }
 
   private async build(site: PublicSite, req: PageRequest): Promise<Ready> {
-    const html = await this.renderer.render(site, req);
+    const { html, provisional } = await this.renderer.render(site, req);
     if (html === null) return NOT_FOUND;
     const policy = sitePolicy(req.kind === 'embed' ? frameAncestors(site.settings.embed_origins) : null);
-    return ready(200, html, policy);
+    return { ...ready(200, html, policy), provisional };
   }
 
   private send(request: FastifyRequest, reply: FastifyReply, page: Ready): FastifyReply {
     reply
-      .header('cache-control', `public, max-age=${PAGE_MAX_AGE_SECONDS}`)
+      .header('cache-control', page.provisional ? 'no-cache' : `public, max-age=${PAGE_MAX_AGE_SECONDS}`)
       .header('vary', 'Accept-Encoding')
       .header('content-security-policy', page.policy)
       .header('referrer-policy', 'strict-origin-when-cross-origin');
