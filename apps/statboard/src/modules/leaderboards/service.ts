@@ -230,14 +230,7 @@ export class LeaderboardService {
     serverId: string | null = null,
   ): Maybe<Buffer> {
     // A season that counts gains ranks its gains: boards of them are held apart from boards of values.
-    const ref: BoardRef = {
-      workspaceId: key.workspaceId,
-      seasonId: season.id,
-      statId: def.id,
-      order: def.sort_order,
-      serverId,
-      column: columnOf(season),
-    };
+    const ref = boardRefOf(key.workspaceId, season, def, serverId);
     const use = (board: HeldBoard | null | undefined): Maybe<Buffer> =>
       board instanceof RankBoard ? answer(board) : board ? counted(board, ref) : query();
     const ready = this.boards.ready(ref);
@@ -316,13 +309,7 @@ export class LeaderboardService {
     value: number,
   ): { rank: number; total: number } | null {
     if (restrictsPlayers(key) || restrictsServers(key)) return null;
-    const ref: BoardRef = {
-      workspaceId: key.workspaceId,
-      seasonId: season.id,
-      statId: def.id,
-      order: def.sort_order,
-      column: columnOf(season),
-    };
+    const ref = boardRefOf(key.workspaceId, season, def);
     const board = this.boards.ready(ref);
     return board ? heldRank(board, uuid, value) : null;
   }
@@ -344,13 +331,7 @@ export class LeaderboardService {
   ): Promise<{ rank: number; total: number } | 'later' | null> {
     const held = this.rankInMemory(key, season, def, uuid, value);
     if (held) return held;
-    const ref: BoardRef = {
-      workspaceId: key.workspaceId,
-      seasonId: season.id,
-      statId: def.id,
-      order: def.sort_order,
-      column: columnOf(season),
-    };
+    const ref = boardRefOf(key.workspaceId, season, def);
     if (!restrictsPlayers(key) && !restrictsServers(key) && this.boards.mayHold(ref)) {
       const board =
         (await this.boards.board(ref)) ??
@@ -682,6 +663,23 @@ function indexedServer(key: AuthKey, servers: readonly string[]): string | null 
 }
 
 /** The column a season's boards rank: its scoring's. */
+/** The board of `def`'s values (or gains, in a season that counts them) in `season`: the network's, or one server's. */
+function boardRefOf(
+  workspaceId: string,
+  season: Season,
+  def: repo.DefinitionRow,
+  serverId: string | null = null,
+): BoardRef {
+  return {
+    workspaceId,
+    seasonId: season.id,
+    statId: def.id,
+    order: def.sort_order,
+    serverId,
+    column: columnOf(season),
+  };
+}
+
 /** A player's competition rank and the board's size from a board held in memory (`value`, the player's on it). */
 function heldRank(board: HeldBoard, uuid: string, value: number): { rank: number; total: number } | null {
   if (board instanceof RankBoard) {
