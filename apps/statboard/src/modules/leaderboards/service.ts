@@ -662,7 +662,6 @@ function indexedServer(key: AuthKey, servers: readonly string[]): string | null 
   return servers[0]!;
 }
 
-/** The column a season's boards rank: its scoring's. */
 /** The board of `def`'s values (or gains, in a season that counts them) in `season`: the network's, or one server's. */
 function boardRefOf(
   workspaceId: string,
@@ -689,6 +688,7 @@ function heldRank(board: HeldBoard, uuid: string, value: number): { rank: number
   return { rank: board.better(value) + 1, total: board.size };
 }
 
+/** The column a season's boards rank: its scoring's. */
 export function columnOf(season: Season): repo.Column {
   return season.scoring === 'gains' ? 'gain' : 'value';
 }
