@@ -315,8 +315,8 @@ export class LeaderboardService {
   }
 
   /**
-   * A public player's rank for a page beside the value it has read (as `rankInMemory`), when the board is not ready
-   * at once: the board refreshed or, while it is being read, once it is (up to LOAD_WAIT_MS); 'later' when it is
+   * A public player's rank for a page beside the value it has read, when `rankInMemory` had none (the board not ready
+   * at once): the board refreshed or, while it is being read, once it is (up to LOAD_WAIT_MS); 'later' when it is
    * still being read then (the page shows no rank yet and is not kept). A page never counts a board that is to be
    * held with a query: at 1,000,000 players a rank window costs PostgreSQL 0.4–1.9 s, and pages read while a board
    * loaded after a start asked more of them than it could answer, slowing uploads down. A board that is not to be
@@ -329,8 +329,6 @@ export class LeaderboardService {
     uuid: string,
     value: number,
   ): Promise<{ rank: number; total: number } | 'later' | null> {
-    const held = this.rankInMemory(key, season, def, uuid, value);
-    if (held) return held;
     const ref = boardRefOf(key.workspaceId, season, def);
     if (!restrictsPlayers(key) && !restrictsServers(key) && this.boards.mayHold(ref)) {
       const board =
