@@ -398,6 +398,7 @@ describe('a featured rank whose board is being read', () => {
   it('is shown as not counted yet rather than counted with a query, and the page is rendered again next time', async () => {
     const player = players[41]!;
     const url = `${base}/players/${player.username}?season=s1`;
+    let firstEtag = '';
     // The database slow to read boards (as a board of 1,000,000 values is): their reads wait until `open`.
     let open!: () => void;
     const gate = new Promise<void>((resolve) => {
@@ -416,8 +417,10 @@ describe('a featured rank whose board is being read', () => {
       const first = await page(url);
       expect(first.statusCode, first.body).toBe(200);
       expect(first.body).toContain('Ranks are being counted: reload in a moment.');
-      // Neither kept here nor by the reader's browser or a proxy.
-      expect(first.headers['cache-control']).toBe('no-cache');
+      // Not kept here; sent with the header of every page, and a validator that is not the complete page's (a
+      // reload revalidates: it gets the ranks).
+      expect(first.headers['cache-control']).toBe('public, max-age=30');
+      firstEtag = String(first.headers.etag);
       expect(first.body).toMatch(
         />Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n"><span class="muted">—<\/span>/,
       );
@@ -438,6 +441,9 @@ describe('a featured rank whose board is being read', () => {
     expect(again.statusCode).toBe(200);
     expect(again.body).not.toContain('being counted');
     expect(again.headers['cache-control']).toBe('public, max-age=30');
+    expect(String(again.headers.etag)).not.toBe(firstEtag);
+    const revalidated = await page(url, { 'if-none-match': firstEtag });
+    expect(revalidated.statusCode).toBe(200);
     expect(again.body).toContain(
       `>Time Played</a></td><td class="n">${escapeHtml(formatStatValue(rank.entry.value, 'ticks'))}</td><td class="n">#${rank.entry.rank}<span class="muted"> of ${rank.total}</span>`,
     );

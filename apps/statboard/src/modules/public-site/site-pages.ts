@@ -191,7 +191,9 @@ export class SitePages {
 
   private send(request: FastifyRequest, reply: FastifyReply, page: Ready): FastifyReply {
     reply
-      .header('cache-control', page.provisional ? 'no-cache' : `public, max-age=${PAGE_MAX_AGE_SECONDS}`)
+      // Every page, a provisional one too (DECISIONS: each page has `public, max-age=30`): its ETag is not the
+      // complete page's, so a reload, which revalidates, gets the ranks.
+      .header('cache-control', `public, max-age=${PAGE_MAX_AGE_SECONDS}`)
       .header('vary', 'Accept-Encoding')
       .header('content-security-policy', page.policy)
       .header('referrer-policy', 'strict-origin-when-cross-origin');
