@@ -1,6 +1,7 @@
 /**
  * A steady audience of the public pages, in a process of its own (bench/site/run.ts): reads the paths of the
- * file PATHS_FILE (one a line) in turn from BASE_URL at RATE page views a second for SECONDS, as visitors on
+ * file PATHS_FILE (one a line) in turn from BASE_URL at RATE page views a second for SECONDS (with HEADERS, a JSON
+ * object of extra request headers; GZIP=0: not asking for gzip), as visitors on
  * other machines do: requests start on a clock, not when the previous one ends (at most 64 in flight), over
  * kept-alive connections. Prints `ready` once loaded, starts when a line arrives on stdin (so that its start-up is
  * outside the measured window), and prints `{"served": n, "failed": n, "statuses": {status: n}, "cpu": s}` when
@@ -28,9 +29,14 @@ const MAX_CONNECTIONS = 64;
  * process 2 % of a core doing nothing, on a virtual machine where every timer wake-up is dear.
  */
 const TICK_MS = 20;
-/** Each path's request, written once; asking for gzip as browsers and link unfurlers (Discord's) do. */
+/** Extra headers (HEADERS, a JSON object: an API key for reads of the API), and whether gzip is asked (GZIP=0: not). */
+const extra = Object.entries(JSON.parse(process.env.HEADERS || '{}') as Record<string, string>)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
+const encoding = process.env.GZIP === '0' ? '' : 'Accept-Encoding: gzip, deflate, br\r\n';
+/** Each path's request, written once; by default asking for gzip as browsers and link unfurlers (Discord's) do. */
 const requests = paths.map((p) =>
-  Buffer.from(`GET ${p} HTTP/1.1\r\nHost: ${base.host}\r\nAccept-Encoding: gzip, deflate, br\r\n\r\n`, 'latin1'),
+  Buffer.from(`GET ${p} HTTP/1.1\r\nHost: ${base.host}\r\n${encoding}${extra}\r\n`, 'latin1'),
 );
 
 let sent = 0;

@@ -8,11 +8,9 @@
  *   npm run bench:site                          # writes "## Public site" of BENCHMARKS.md
  *   BENCH_PLAYERS=2000 BENCH_SECONDS=2 BENCH_WARMUP=1 BENCH_ROUNDS=1 BENCH_WRITE=0 npm run bench:site   # smoke
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
 import type { Db } from '../../apps/statboard/src/db/types.ts';
 import { type RunningServer, startServer } from '../lib/child.ts';
@@ -24,6 +22,7 @@ import { machineLine, writeSection } from '../lib/report.ts';
 import { type BenchWorkspace, READY_PATH, SERVICE_SCRIPT, seedStatboard, serviceEnv } from '../lib/statboard.ts';
 import { type CaseResult, fmtInt, fmtMs, fmtRatio, table } from '../lib/stats.ts';
 import { makePlayers, modBatch, randomInt, STAT_KEYS } from '../lib/traffic.ts';
+import { audience, pacedReads } from './audience.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -45,7 +44,8 @@ const SLUG = 'bench';
 const READ_RATE = Number(process.env.BENCH_READ_RATE ?? 200);
 /** Pairs of upload rounds (alone, beside the audience): odd, so that the median is one of them. */
 const UPLOAD_ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 7);
-const PACED_READER = new URL('./paced-reader.ts', import.meta.url).pathname;
+/** The rate at which the not-cached reads are also measured, each at the same (a rate both sustain at 1 M players). */
+const EQUAL_RATE = Number(process.env.BENCH_EQUAL_RATE ?? 1000);
 /** The parts to run (BENCH_CASES, comma-separated): cached pages, not cached pages, uploads beside the pages. */
 const CASES = new Set((process.env.BENCH_CASES ?? 'cached,uncached,uploads').split(','));
 
@@ -116,51 +116,6 @@ async function readAll(url: string, paths: readonly string[]): Promise<void> {
   for (let i = 0; i < paths.length; i += 16) {
     await Promise.all(paths.slice(i, i + 16).map(async (p) => (await fetch(url + p)).arrayBuffer()));
   }
-}
-
-/**
- * Starts an audience reading `paths` (in turn) at a steady `perSecond` for `seconds` (paced-reader.ts, a process
- * of its own on the generator's cores) and waits until it is loaded; `go()` starts it and resolves to the page
- * views a second served and the audience's own CPU seconds. Loaded first so that Node.js's start-up (0.1 s of CPU)
- * is not in the measured window.
- */
-async function audience(
-  url: string,
-  pathsFile: string,
-  perSecond: number,
-  seconds: number,
-): Promise<{ go: () => Promise<{ views: number; cpu: number }> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', PACED_READER], {
-    env: { ...process.env, BASE_URL: url, PATHS_FILE: pathsFile, RATE: String(perSecond), SECONDS: String(seconds) },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const next = () =>
-    new Promise<string>((resolve, reject) => {
-      lines.once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`paced-reader.ts exited with ${code}`)));
-    });
-  const ready = await next();
-  if (ready !== 'ready') throw new Error(`paced-reader.ts: ${ready}`);
-  return {
-    go: async () => {
-      const done = next();
-      child.stdin.end('go\n');
-      const { served, failed, statuses, cpu } = JSON.parse(await done) as {
-        served: number;
-        failed: number;
-        statuses: Record<string, number>;
-        cpu: number;
-      };
-      if (failed > 0) log(`  ! ${failed} page views failed while uploads were measured: ${JSON.stringify(statuses)}`);
-      return { views: served / seconds, cpu };
-    },
-  };
-}
-
-/** Reads the pages as an audience does for `seconds` (see {@link audience}). */
-async function pacedReads(url: string, pathsFile: string, perSecond: number, seconds: number) {
-  return (await audience(url, pathsFile, perSecond, seconds)).go();
 }
 
 /** Runs `f` while measuring the CPU seconds of the server and of PostgreSQL's backends (none: 0). */
@@ -238,6 +193,8 @@ async function main(): Promise<void> {
   } | null = null;
   /** The not-cached rounds' ratios (page CPU over API CPU), sorted. */
   let cpuRatios: number[] = [];
+  /** The same reads at EQUAL_RATE a second each: the rounds' ratios (sorted) and the median round's CPU. */
+  let equalRate: { ratios: number[]; api: [number, number]; page: [number, number] } | null = null;
   try {
     log(`seeding ${PLAYERS.toLocaleString('en-US')} players × ${STATS} statistics`);
     let uuids: string[] = [];
@@ -325,6 +282,39 @@ async function main(): Promise<void> {
       cpuRatios = pairs.map(ratio).sort((x, y) => x - y);
       rows.push({ what: 'not cached: GET /api/v1/players/{uuid}/stats, a random player', ...mid.api, reference: null });
       rows.push({ what: "not cached: a random player's page", ...mid.page, reference: null });
+      // The same reads at one steady rate (a second view of the ratio): at 32 connections each goes as fast as it
+      // can, the API at ~2.7 times the pages' rate, and CPU per request falls as the rate rises (a wake-up of the
+      // event loop and of PostgreSQL serves more requests), so the two are measured at different rates there.
+      const order = uuids.map((u) => ({ u, k: Math.random() })).sort((a, b) => a.k - b.k);
+      const pagesFile = join(dir, 'random-pages.txt');
+      const statsFile = join(dir, 'random-stats.txt');
+      await writeFile(pagesFile, order.map(({ u }) => `/p/${SLUG}/players/${u}`).join('\n'));
+      await writeFile(statsFile, order.map(({ u }) => `/api/v1/players/${u}/stats`).join('\n'));
+      const paced = async (file: string, headers: Record<string, string> = {}): Promise<[number, number]> => {
+        const m = await withCpu(plain, backends, () =>
+          pacedReads(plain.url, file, EQUAL_RATE, SECONDS, { headers, gzip: false }),
+        );
+        if (m.value.failed > 0)
+          log(`  ! ${m.value.failed} failed at ${EQUAL_RATE}/s: ${JSON.stringify(m.value.statuses)}`);
+        const per = (x: number) => (x * 1000) / m.value.served;
+        return [per(m.service), per(m.pg)];
+      };
+      const steady: { api: [number, number]; page: [number, number] }[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        const [api, page] = await inTurn(
+          r,
+          () => paced(statsFile, auth),
+          () => paced(pagesFile),
+        );
+        steady.push({ api, page });
+        log(
+          `  not cached at ${EQUAL_RATE}/s round ${r + 1}: API ${api.map((c) => c.toFixed(2)).join(' + ')} ms, page ` +
+            `${page.map((c) => c.toFixed(2)).join(' + ')} ms (${fmtRatio(total({ cpu: page }) / total({ cpu: api }))})`,
+        );
+      }
+      const steadyRatio = (p: (typeof steady)[number]) => total({ cpu: p.page }) / total({ cpu: p.api });
+      const steadyMid = medianBy(steady, steadyRatio);
+      equalRate = { ratios: steady.map(steadyRatio).sort((x, y) => x - y), api: steadyMid.api, page: steadyMid.page };
     }
 
     // Uploads alone, then while the pages are read (50 statistics a batch, as bench:ingest sends them), in
@@ -349,9 +339,15 @@ async function main(): Promise<void> {
       const measured = async (beside: boolean): Promise<Upload> => {
         const readers = beside ? await audience(service.url, allFile, READ_RATE, SECONDS) : null;
         const m = await withCpu(service, backends, () =>
-          Promise.all([upload(), readers ? readers.go() : Promise.resolve({ views: 0, cpu: 0 })]),
+          Promise.all([
+            upload(),
+            readers ? readers.go() : Promise.resolve({ views: 0, cpu: 0, failed: 0, statuses: {} }),
+          ]),
         );
         const [result, reader] = m.value;
+        if (reader.failed > 0) {
+          log(`  ! ${reader.failed} page views failed while uploads were measured: ${JSON.stringify(reader.statuses)}`);
+        }
         if (result.failed > 0) log(`  ! ${result.failed} uploads failed: ${JSON.stringify(result.statuses)}`);
         return { result, service: m.service, pg: m.pg, views: reader.views, reader: reader.cpu };
       };
@@ -426,7 +422,13 @@ async function main(): Promise<void> {
     cpuRatios.length
       ? `A random player's page costs ${fmtRatio(cpuRatio)} the CPU (service and PostgreSQL) of its statistics ` +
         `through the API (median of ${cpuRatios.length} interleaved rounds: ${cpuRatios.map(fmtRatio).join(', ')}; ` +
-        `target ≤ ${CPU_RATIO_TARGET}x: ${cpuRatio <= CPU_RATIO_TARGET ? 'met' : 'not met'}).`
+        `target ≤ ${CPU_RATIO_TARGET}x: ${cpuRatio <= CPU_RATIO_TARGET ? 'met' : 'not met'}).` +
+        (equalRate
+          ? ` Both read by a steady audience at ${fmtInt(EQUAL_RATE)} requests a second (the same rate for both; ` +
+            `not asking for gzip): the API ${equalRate.api.map((c) => c.toFixed(2)).join(' + ')} ms, the page ` +
+            `${equalRate.page.map((c) => c.toFixed(2)).join(' + ')} ms of CPU a request, ` +
+            `${fmtRatio(equalRate.ratios[equalRate.ratios.length >> 1]!)} (rounds: ${equalRate.ratios.map(fmtRatio).join(', ')}).`
+          : '')
       : '',
     ingest
       ? `Uploads (16 connections, 50 statistics each): ${fmtInt(ingest.alone.result.perSecond)} req/s alone, ` +

@@ -9,9 +9,13 @@
  *   npm run build -w statboard                               # the "after" build, in dist/
  *   BENCH_ROUNDS=8 node --import tsx bench/site/uncached-ab.ts
  *
- * AB_BUILDS: the scripts (comma-separated), AB_NODE_ARGS: extra node flags (e.g. --cpu-prof), AB_ONLY: api,page.
+ * AB_BUILDS: the scripts (comma-separated), AB_NODE_ARGS: extra node flags (e.g. --cpu-prof), AB_ONLY: api,page,
+ * AB_RATE: both read by a steady audience at this many requests a second (see RATE below) instead of 32 connections.
  */
 
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { startServer } from '../lib/child.ts';
 import { pinForReads } from '../lib/cpus.ts';
@@ -20,6 +24,7 @@ import { ADMIN_URL, BackendPids, createDatabase } from '../lib/pg.ts';
 import { CpuMeter } from '../lib/proc.ts';
 import { seedStatboard, serviceEnv } from '../lib/statboard.ts';
 import { STAT_KEYS } from '../lib/traffic.ts';
+import { pacedReads } from './audience.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
@@ -32,6 +37,12 @@ const builds = (process.env.AB_BUILDS ?? 'apps/statboard/.bench-data/server.js,a
 );
 const profArgs = process.env.AB_NODE_ARGS ?? '';
 const only = process.env.AB_ONLY ?? 'api,page';
+/**
+ * AB_RATE: requests a second of a steady audience (bench/site/audience.ts) instead of 32 connections as fast as
+ * they go: both reads measured at the same rate (CPU per request falls as the rate rises, each wake-up of the event
+ * loop serving more requests, so reads measured at different rates are not alike).
+ */
+const RATE = Number(process.env.AB_RATE ?? 0);
 
 const log = (m: string) => process.stderr.write(`[ab] ${m}\n`);
 
@@ -84,6 +95,13 @@ async function main() {
   const randomPages = uuids.map((u) => `/p/${SLUG}/players/${u}`);
   const randomStats = uuids.map((u) => `/api/v1/players/${u}/stats`);
   const auth = { authorization: `Bearer ${websiteToken}` };
+  // The same addresses for the steady audience, shuffled (it reads a file's lines in turn).
+  const dir = await mkdtemp(join(tmpdir(), 'statboard-ab-'));
+  const order = uuids.map((u) => ({ u, k: Math.random() })).sort((a, b) => a.k - b.k);
+  const pagesFile = join(dir, 'pages.txt');
+  const statsFile = join(dir, 'stats.txt');
+  await writeFile(pagesFile, order.map(({ u }) => `/p/${SLUG}/players/${u}`).join('\n'));
+  await writeFile(statsFile, order.map(({ u }) => `/api/v1/players/${u}/stats`).join('\n'));
   /** Per build: each round's [api service, api PG, page service, page PG] CPU ms per request. */
   const results = new Map<string, number[][]>(builds.map((b) => [b, []]));
   for (let r = 0; r < ROUNDS; r++) {
@@ -97,17 +115,23 @@ async function main() {
       });
       try {
         await getLoad({ url: s.url, connections: CONNECTIONS, seconds: WARMUP, paths: randomPages });
-        const measure = async (paths: string[], headers: Record<string, string> = {}) => {
+        const measure = async (file: string, paths: string[], headers: Record<string, string> = {}) => {
           const p = new CpuMeter(() => [s.pid]);
           const g = new CpuMeter(() => backends.list());
           await p.start();
           await g.start();
-          const res = await getLoad({ url: s.url, connections: CONNECTIONS, seconds: SECONDS, headers, paths });
+          const res = RATE
+            ? await pacedReads(s.url, file, RATE, SECONDS, { headers, gzip: false }).then((a) => ({
+                ok: a.served,
+                perSecond: a.views,
+                failed: a.failed,
+              }))
+            : await getLoad({ url: s.url, connections: CONNECTIONS, seconds: SECONDS, headers, paths });
           const per = (x: number) => (x * 1000) / res.ok;
           return { rps: res.perSecond, failed: res.failed, svc: per(await p.stop()), pg: per(await g.stop()) };
         };
-        const api = only.includes('api') ? await measure(randomStats, auth) : null;
-        const page = only.includes('page') ? await measure(randomPages) : null;
+        const api = only.includes('api') ? await measure(statsFile, randomStats, auth) : null;
+        const page = only.includes('page') ? await measure(pagesFile, randomPages) : null;
         const line = `${b}: api ${api ? `${api.rps.toFixed(0)}/s ${api.svc.toFixed(3)}+${api.pg.toFixed(3)}` : '-'} | page ${page ? `${page.rps.toFixed(0)}/s ${page.svc.toFixed(3)}+${page.pg.toFixed(3)} fail ${page.failed}` : '-'}${api && page ? ` | ratio ${((page.svc + page.pg) / (api.svc + api.pg)).toFixed(2)}` : ''}`;
         log(`round ${r + 1} ${line}`);
         if (api && page) results.get(b)!.push([api.svc, api.pg, page.svc, page.pg]);
@@ -117,6 +141,7 @@ async function main() {
     }
   }
   await backends.close();
+  await rm(dir, { recursive: true, force: true });
   // Medians over the rounds: CPU per request swings with other load on the machine, the median less.
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
   for (const [b, rounds] of results) {

@@ -422,7 +422,7 @@ describe('a featured rank whose board is being read', () => {
       expect(first.headers['cache-control']).toBe('public, max-age=30');
       firstEtag = String(first.headers.etag);
       expect(first.body).toMatch(
-        />Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n"><span class="muted">—<\/span>/,
+        />Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n"><span class="muted">&mdash;<\/span>/,
       );
       // No rank window was asked of the database for the page.
       expect(sent.filter((sql) => sql.includes('me AS ('))).toEqual([]);
