@@ -291,9 +291,9 @@ async function main(): Promise<void> {
       await writeFile(pagesFile, order.map(({ u }) => `/p/${SLUG}/players/${u}`).join('\n'));
       await writeFile(statsFile, order.map(({ u }) => `/api/v1/players/${u}/stats`).join('\n'));
       const paced = async (file: string, headers: Record<string, string> = {}): Promise<[number, number]> => {
-        const m = await withCpu(plain, backends, () =>
-          pacedReads(plain.url, file, EQUAL_RATE, SECONDS, { headers, gzip: false }),
-        );
+        // Loaded before the measured window (its start-up reads 1,000,000 addresses).
+        const readers = await audience(plain.url, file, EQUAL_RATE, SECONDS, { headers, gzip: false });
+        const m = await withCpu(plain, backends, () => readers.go());
         if (m.value.failed > 0)
           log(`  ! ${m.value.failed} failed at ${EQUAL_RATE}/s: ${JSON.stringify(m.value.statuses)}`);
         const per = (x: number) => (x * 1000) / m.value.served;
