@@ -24,7 +24,7 @@ import { ADMIN_URL, BackendPids, createDatabase } from '../lib/pg.ts';
 import { CpuMeter } from '../lib/proc.ts';
 import { seedStatboard, serviceEnv } from '../lib/statboard.ts';
 import { STAT_KEYS } from '../lib/traffic.ts';
-import { pacedReads } from './audience.ts';
+import { audience } from './audience.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
@@ -116,16 +116,14 @@ async function main() {
       try {
         await getLoad({ url: s.url, connections: CONNECTIONS, seconds: WARMUP, paths: randomPages });
         const measure = async (file: string, paths: string[], headers: Record<string, string> = {}) => {
+          // The steady audience is loaded before the measured window.
+          const readers = RATE ? await audience(s.url, file, RATE, SECONDS, { headers, gzip: false }) : null;
           const p = new CpuMeter(() => [s.pid]);
           const g = new CpuMeter(() => backends.list());
           await p.start();
           await g.start();
-          const res = RATE
-            ? await pacedReads(s.url, file, RATE, SECONDS, { headers, gzip: false }).then((a) => ({
-                ok: a.served,
-                perSecond: a.views,
-                failed: a.failed,
-              }))
+          const res = readers
+            ? await readers.go().then((a) => ({ ok: a.served, perSecond: a.views, failed: a.failed }))
             : await getLoad({ url: s.url, connections: CONNECTIONS, seconds: SECONDS, headers, paths });
           const per = (x: number) => (x * 1000) / res.ok;
           return { rps: res.perSecond, failed: res.failed, svc: per(await p.stop()), pg: per(await g.stop()) };
