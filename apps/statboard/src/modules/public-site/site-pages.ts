@@ -191,8 +191,8 @@ export class SitePages {
 
   private send(request: FastifyRequest, reply: FastifyReply, page: Ready): FastifyReply {
     reply
-      // Every page, a provisional one too (DECISIONS: each page has `public, max-age=30`): its ETag is not the
-      // complete page's, so a reload, which revalidates, gets the ranks.
+      // Every page, a provisional one too (each page is `public, max-age=30`): its ETag is not the complete
+      // page's, so a reload, which revalidates, gets the ranks.
       .header('cache-control', `public, max-age=${PAGE_MAX_AGE_SECONDS}`)
       .header('vary', 'Accept-Encoding')
       .header('content-security-policy', page.policy)
