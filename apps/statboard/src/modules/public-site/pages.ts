@@ -85,6 +85,13 @@ function parseKept<T>(buffer: Buffer, make: (json: T) => unknown = (json) => jso
   return value;
 }
 
+/**
+ * What a cell with nothing to show holds (no rank, no date). Markup of our own is ASCII (the entity, not the
+ * character): a page whose text is all one-byte characters is built, encoded and hashed as one-byte strings, half
+ * the memory of a page with one character past U+00FF.
+ */
+const NONE = '&mdash;';
+
 /** A public statistic with the parts of the pages that show it, escaped once per catalog. */
 interface StatParts {
   def: PublicStat;
@@ -280,7 +287,7 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
             : s.started_at && Date.parse(s.started_at) > this.now()
               ? 'Starts later'
               : 'Not running';
-        return `<tr><td>${name}</td><td>${h(status)}</td><td>${h(day(s.started_at)) || '&mdash;'}</td><td>${h(day(s.ended_at)) || '&mdash;'}</td></tr>`;
+        return `<tr><td>${name}</td><td>${h(status)}</td><td>${h(day(s.started_at)) || NONE}</td><td>${h(day(s.ended_at)) || NONE}</td></tr>`;
       })
       .join('');
     const table = list.length
@@ -420,12 +427,10 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
 <p class="muted">${h(summary)}</p>
 <form method="get" action="${link}"><input type="hidden" name="season" value="${h(season.slug)}"><label for="stat">Chart another statistic</label><select id="stat" name="stat">${options}</select><button type="submit">Show</button></form></section>`;
     }
-    // Markup of our own is ASCII (`&mdash;`, not the character): a page whose text is all one-byte characters is
-    // built, encoded and hashed as one-byte strings, half the memory of a page with one character past U+00FF.
     let rows = '';
     for (const [key, { value, stat }] of stats) {
       const r = ranks.get(key);
-      rows += `<tr><td><a href="${ctx.htmlBase}/leaderboards/${stat.path}${seasonQuery}">${stat.name}</a></td><td class="n">${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : '<span class="muted">&mdash;</span>'}</td></tr>`;
+      rows += `<tr><td><a href="${ctx.htmlBase}/leaderboards/${stat.path}${seasonQuery}">${stat.name}</a></td><td class="n">${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : `<span class="muted">${NONE}</span>`}</td></tr>`;
     }
     const table = stats.size
       ? `<table><caption class="sr">Statistics of ${h(username)} in ${h(season.name)}</caption><thead><tr><th scope="col">Statistic</th><th scope="col" class="n">Value</th><th scope="col" class="n">Rank</th></tr></thead><tbody>${rows}</tbody></table>`

@@ -15,6 +15,11 @@ import type { PublicSite } from './service.ts';
 /** What browsers, Discord and proxies may keep a page for: the time a rendered page is kept here too. */
 export const PAGE_MAX_AGE_SECONDS = 30;
 /**
+ * Every page's `Cache-Control`, a provisional one too (a rank still being counted): its ETag is not the complete
+ * page's, so a reload, which revalidates, gets the ranks.
+ */
+const PAGE_CACHE_CONTROL = `public, max-age=${PAGE_MAX_AGE_SECONDS}`;
+/**
  * How long past its age a page may still be served when it cannot be rendered again because the database is busy
  * or away (stale-if-error): a visitor then sees a page a few minutes old instead of an error. Only age retires a
  * page this way; a change (a player hidden, a statistic renamed, the site's settings) drops it at once.
@@ -191,9 +196,7 @@ export class SitePages {
 
   private send(request: FastifyRequest, reply: FastifyReply, page: Ready): FastifyReply {
     reply
-      // Every page, a provisional one too (each page is `public, max-age=30`): its ETag is not the complete
-      // page's, so a reload, which revalidates, gets the ranks.
-      .header('cache-control', `public, max-age=${PAGE_MAX_AGE_SECONDS}`)
+      .header('cache-control', PAGE_CACHE_CONTROL)
       .header('vary', 'Accept-Encoding')
       .header('content-security-policy', page.policy)
       .header('referrer-policy', 'strict-origin-when-cross-origin');
