@@ -4,6 +4,7 @@
  * (pages read beside uploads) and by bench/site/uncached-ab.ts (what a page and an API read cost at one rate).
  */
 import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 
 const PACED_READER = new URL('./paced-reader.ts', import.meta.url).pathname;
@@ -22,6 +23,16 @@ export interface AudienceResult {
   failed: number;
   statuses: Record<string, number>;
   cpu: number;
+}
+
+/**
+ * Writes `paths` in a random order to `file`, one a line, for an audience (which reads a file's lines in turn): each
+ * request a path drawn at random, none twice until all were read.
+ */
+export async function writeShuffled(file: string, paths: readonly string[]): Promise<string> {
+  const order = paths.map((p) => ({ p, k: Math.random() })).sort((a, b) => a.k - b.k);
+  await writeFile(file, order.map(({ p }) => p).join('\n'));
+  return file;
 }
 
 /**

@@ -2,8 +2,9 @@
  * A steady audience of the public pages, in a process of its own (bench/site/audience.ts starts it): reads the
  * paths of the file PATHS_FILE (one a line) in turn from BASE_URL at RATE page views a second for SECONDS (with
  * HEADERS, a JSON object of extra request headers; GZIP=0: not asking for gzip), as visitors on other machines do:
- * requests start on a clock, not when the previous one ends (at most 64 in flight), over kept-alive connections. Prints `ready` once loaded, starts when a line arrives on stdin (so that its start-up is
- * outside the measured window), and prints `{"served": n, "failed": n, "statuses": {status: n}, "cpu": s}` when
+ * requests start on a clock, not when the previous one ends (at most 64 in flight), over kept-alive connections.
+ * Prints `ready` once loaded, starts when a line arrives on stdin (so that its start-up is outside the measured
+ * window), and prints `{"served": n, "failed": n, "statuses": {status: n}, "cpu": s}` when
  * done (`cpu`: its own CPU seconds from the start signal).
  *
  * It runs apart from the bench's upload generator so that the readers' own CPU does not take turns of the

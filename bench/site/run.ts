@@ -22,7 +22,7 @@ import { machineLine, writeSection } from '../lib/report.ts';
 import { type BenchWorkspace, READY_PATH, SERVICE_SCRIPT, seedStatboard, serviceEnv } from '../lib/statboard.ts';
 import { type CaseResult, fmtInt, fmtMs, fmtRatio, table } from '../lib/stats.ts';
 import { makePlayers, modBatch, randomInt, STAT_KEYS } from '../lib/traffic.ts';
-import { audience, pacedReads } from './audience.ts';
+import { audience, pacedReads, writeShuffled } from './audience.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -283,13 +283,10 @@ async function main(): Promise<void> {
       rows.push({ what: 'not cached: GET /api/v1/players/{uuid}/stats, a random player', ...mid.api, reference: null });
       rows.push({ what: "not cached: a random player's page", ...mid.page, reference: null });
       // The same reads at one steady rate (a second view of the ratio): at 32 connections each goes as fast as it
-      // can, the API at ~2.7 times the pages' rate, and CPU per request falls as the rate rises (a wake-up of the
-      // event loop and of PostgreSQL serves more requests), so the two are measured at different rates there.
-      const order = uuids.map((u) => ({ u, k: Math.random() })).sort((a, b) => a.k - b.k);
-      const pagesFile = join(dir, 'random-pages.txt');
-      const statsFile = join(dir, 'random-stats.txt');
-      await writeFile(pagesFile, order.map(({ u }) => `/p/${SLUG}/players/${u}`).join('\n'));
-      await writeFile(statsFile, order.map(({ u }) => `/api/v1/players/${u}/stats`).join('\n'));
+      // can, the API at more than twice the pages' rate, and CPU per request falls as the rate rises (a wake-up of
+      // the event loop and of PostgreSQL serves more requests), so the two are measured at different rates there.
+      const pagesFile = await writeShuffled(join(dir, 'random-pages.txt'), randomPages);
+      const statsFile = await writeShuffled(join(dir, 'random-stats.txt'), randomStats);
       const paced = async (file: string, headers: Record<string, string> = {}): Promise<[number, number]> => {
         // Loaded before the measured window (its start-up reads 1,000,000 addresses).
         const readers = await audience(plain.url, file, EQUAL_RATE, SECONDS, { headers, gzip: false });

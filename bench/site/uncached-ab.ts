@@ -13,7 +13,7 @@
  * AB_RATE: both read by a steady audience at this many requests a second (see RATE below) instead of 32 connections.
  */
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -24,7 +24,7 @@ import { ADMIN_URL, BackendPids, createDatabase } from '../lib/pg.ts';
 import { CpuMeter } from '../lib/proc.ts';
 import { seedStatboard, serviceEnv } from '../lib/statboard.ts';
 import { STAT_KEYS } from '../lib/traffic.ts';
-import { audience } from './audience.ts';
+import { audience, writeShuffled } from './audience.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
@@ -95,13 +95,10 @@ async function main() {
   const randomPages = uuids.map((u) => `/p/${SLUG}/players/${u}`);
   const randomStats = uuids.map((u) => `/api/v1/players/${u}/stats`);
   const auth = { authorization: `Bearer ${websiteToken}` };
-  // The same addresses for the steady audience, shuffled (it reads a file's lines in turn).
+  // The same addresses for the steady audience.
   const dir = await mkdtemp(join(tmpdir(), 'statboard-ab-'));
-  const order = uuids.map((u) => ({ u, k: Math.random() })).sort((a, b) => a.k - b.k);
-  const pagesFile = join(dir, 'pages.txt');
-  const statsFile = join(dir, 'stats.txt');
-  await writeFile(pagesFile, order.map(({ u }) => `/p/${SLUG}/players/${u}`).join('\n'));
-  await writeFile(statsFile, order.map(({ u }) => `/api/v1/players/${u}/stats`).join('\n'));
+  const pagesFile = await writeShuffled(join(dir, 'pages.txt'), randomPages);
+  const statsFile = await writeShuffled(join(dir, 'stats.txt'), randomStats);
   /** Per build: each round's [api service, api PG, page service, page PG] CPU ms per request. */
   const results = new Map<string, number[][]>(builds.map((b) => [b, []]));
   for (let r = 0; r < ROUNDS; r++) {
