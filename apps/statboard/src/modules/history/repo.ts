@@ -1,7 +1,7 @@
 import { isoText } from '#src/db/iso-text.ts';
 import type { Queryable } from '#src/db/types.ts';
 import type { Interval } from '#src/lib/time-buckets.ts';
-import { networkValuesSql, type PlayerRow } from '#src/modules/players/repo.ts';
+import { networkValueRows, type PlayerRow } from '#src/modules/players/repo.ts';
 
 /** What a history answer is made of, read in one statement (see `readHistory`). */
 export interface HistoryRead {
@@ -45,7 +45,7 @@ export async function readHistory(
   if (q.servers) return readServersHistory(db, { ...q, servers: q.servers });
   const c = q.column ?? 'value';
   const rows = await db.query<HistoryRow>(
-    statement(`history|${c}`, () => networkHistorySql(c, '', true)),
+    statement(`history|${c}`, () => networkHistorySql(c, false, true)),
     networkParams(q),
   );
   return toHistoryRead(rows[0]);
@@ -70,18 +70,27 @@ function networkParams(q: Omit<Parameters<typeof readHistory>[1], 'servers'>): u
 
 /**
  * The statement of `readHistory` for the network totals: $1 workspace, $2 the player's UUID, $3 season, $4
- * statistic, $5 from, $6 to, $7 interval; `extra`, more columns of the player `p` (a leading comma); `withNext`:
- * whether `next` is read (else null: for an answer that is not kept).
+ * statistic, $5 from, $6 to, $7 interval; `withValues`: the player's every value in the season too, as the column
+ * `player_values` (the statistic's current value is then taken from those rows rather than looked up again);
+ * `withNext`: whether `next` is read (else null: for an answer that is not kept).
  */
-function networkHistorySql(c: 'value' | 'gain', extra: string, withNext: boolean): string {
+function networkHistorySql(c: 'value' | 'gain', withValues: boolean, withNext: boolean): string {
   const point = c === 'gain' ? 'coalesce(gain, value)' : 'value';
   const ofPlayer = (range: string) => `player_id = (SELECT id FROM p) AND season_id = $3 AND stat_id = $4 AND ${range}`;
-  return `WITH p AS (
-       SELECT id, uuid, username, public FROM players WHERE workspace_id = $1 AND uuid = $2
+  const values = withValues ? networkValueRows(c, 'v') : null;
+  const cur = values
+    ? `v AS (
+       ${values.rows}
      ), cur AS (
+       SELECT observed_at, ${c} AS value FROM v WHERE stat_id = $4
+     )`
+    : `cur AS (
        SELECT observed_at, ${c} AS value FROM player_stats
        WHERE season_id = $3 AND stat_id = $4 AND player_id = (SELECT id FROM p)
-     ), points AS (
+     )`;
+  return `WITH p AS (
+       SELECT id, uuid, username, public FROM players WHERE workspace_id = $1 AND uuid = $2
+     ), ${cur}, points AS (
        SELECT at, ${point} AS value, 0 AS src FROM stat_history WHERE ${ofPlayer('at >= $5 AND at < $6')}
        UNION ALL
        SELECT date_trunc('hour', observed_at, 'UTC'), value, 1 FROM cur WHERE observed_at >= $5 AND observed_at < $6
@@ -103,7 +112,7 @@ function networkHistorySql(c: 'value' | 'gain', extra: string, withNext: boolean
          (SELECT min(at) FROM stat_history WHERE ${ofPlayer('at >= $6')}),
          (SELECT observed_at FROM cur WHERE observed_at >= $6))`
            : 'NULL::timestamptz'
-       } AS next${extra}
+       } AS next${values ? `, ${values.text} AS player_values` : ''}
      FROM p`;
 }
 
@@ -119,7 +128,7 @@ export async function readHistoryAndValues(
 ): Promise<(HistoryRead & { playerValues: string | null }) | null> {
   const c = q.column ?? 'value';
   const rows = await db.query<HistoryRow & { player_values: string | null }>(
-    statement(`page|${c}`, () => networkHistorySql(c, `, ${networkValuesSql(c)} AS player_values`, false)),
+    statement(`page|${c}`, () => networkHistorySql(c, true, false)),
     networkParams(q),
   );
   const read = toHistoryRead(rows[0]);

@@ -104,11 +104,25 @@ function valuesText(column: 'value' | 'gain', source: string): string {
 
 /**
  * The values text of `PlayerValuesRow` (the network totals) as a subquery of a statement that has the player as
- * `p` and the season as `$3`: how `playerWithValues` reads them, for a statement that reads more beside them (a
- * public player page's chart, `readHistoryAndValues`).
+ * `p` and the season as `$3`: how `playerWithValues` reads them.
  */
-export function networkValuesSql(column: 'value' | 'gain'): string {
+function networkValuesSql(column: 'value' | 'gain'): string {
   return valuesText(column, 'player_stats s WHERE s.season_id = $3 AND s.player_id = p.id');
+}
+
+/**
+ * The player's values in the season (the network totals), for a statement that reads more beside them (a public
+ * player page's chart, `readHistoryAndValues`) and has the player as `p` and the season as `$3`: the rows, as a
+ * common table expression's body (`stat_id`, `column`, `observed_at`, `updated_at`), and the values text of
+ * `PlayerValuesRow` made of that expression's rows (`name`). One read of the player's values serves both the
+ * values and, from the same rows, the current value of the charted statistic.
+ */
+export function networkValueRows(column: 'value' | 'gain', name: string): { rows: string; text: string } {
+  return {
+    rows: `SELECT stat_id, ${column}, observed_at, updated_at FROM player_stats
+       WHERE season_id = $3 AND player_id = (SELECT id FROM p)`,
+    text: valuesText(column, `${name} s`),
+  };
 }
 
 /** A player and its values in a season (see `playerWithValues`). */
