@@ -33,7 +33,7 @@ const alone = ['tests/chaos/**/*.test.ts'];
 /**
  * Test files at once, for the rest: most of a file's time is waiting (on a browser, a child process, a database,
  * a timer), so one more file than cores keeps the cores busy. Vitest's default is one fewer than the cores: a
- * single file at a time on 2 cores, which took twice as long.
+ * single file at a time on 2 cores.
  */
 const workers = Math.min(Math.max(availableParallelism(), 2) + 1, 8);
 
