@@ -35,7 +35,7 @@ const alone = ['tests/chaos/**/*.test.ts'];
  * a timer), so one more file than cores keeps the cores busy. Vitest's default is one fewer than the cores: a
  * single file at a time on 2 cores.
  */
-const workers = Math.min(Math.max(availableParallelism(), 2) + 1, 8);
+const workers = Math.min(availableParallelism() + 1, 8);
 
 export default defineConfig({
   test: {

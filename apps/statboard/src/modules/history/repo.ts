@@ -79,9 +79,7 @@ function networkHistorySql(c: 'value' | 'gain', withValues: boolean, withNext: b
   const ofPlayer = (range: string) => `player_id = (SELECT id FROM p) AND season_id = $3 AND stat_id = $4 AND ${range}`;
   const values = withValues ? networkValueRows(c, 'v') : null;
   const cur = values
-    ? `v AS (
-       ${values.rows}
-     ), cur AS (
+    ? `${values.cte}, cur AS (
        SELECT observed_at, ${c} AS value FROM v WHERE stat_id = $4
      )`
     : `cur AS (

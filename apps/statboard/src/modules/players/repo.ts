@@ -112,15 +112,17 @@ function networkValuesSql(column: 'value' | 'gain'): string {
 
 /**
  * The player's values in the season (the network totals), for a statement that reads more beside them (a public
- * player page's chart, `readHistoryAndValues`) and has the player as `p` and the season as `$3`: the rows, as a
- * common table expression's body (`stat_id`, `column`, `observed_at`, `updated_at`), and the values text of
- * `PlayerValuesRow` made of that expression's rows (`name`). One read of the player's values serves both the
- * values and, from the same rows, the current value of the charted statistic.
+ * player page's chart, `readHistoryAndValues`) and has the player as `p` and the season as `$3`: a common table
+ * expression `name` of the rows (`stat_id`, `column`, `observed_at`, `updated_at`), and the values text of
+ * `PlayerValuesRow` made of them. One read of the player's values serves both the values and, from the same rows,
+ * the current value of the charted statistic.
  */
-export function networkValueRows(column: 'value' | 'gain', name: string): { rows: string; text: string } {
+export function networkValueRows(column: 'value' | 'gain', name: string): { cte: string; text: string } {
   return {
-    rows: `SELECT stat_id, ${column}, observed_at, updated_at FROM player_stats
-       WHERE season_id = $3 AND player_id = (SELECT id FROM p)`,
+    cte: `${name} AS (
+       SELECT stat_id, ${column}, observed_at, updated_at FROM player_stats
+       WHERE season_id = $3 AND player_id = (SELECT id FROM p)
+     )`,
     text: valuesText(column, `${name} s`),
   };
 }
