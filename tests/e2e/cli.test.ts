@@ -12,7 +12,9 @@ async function json(
   return { code: r.code, body: JSON.parse(r.stdout) as Record<string, unknown>, stderr: r.stderr };
 }
 
-describe(`npx statboard (${TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
+// Each command is a process of its own that opens the database (2 s of CPU on the embedded one): a test of seven
+// commands takes 15 s on an idle 2-core machine, and more beside the other test files.
+describe(`npx statboard (${TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, { timeout: 120_000 }, () => {
   let env: Env;
   beforeAll(async () => {
     env = await makeEnv();

@@ -65,13 +65,21 @@ function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
+/** A command that has not ended after this long is stopped, so that it cannot hold the database for the next. */
+const CLI_LIMIT_MS = 100_000;
+
 /** Runs `npx statboard …` and returns exit code, stdout and stderr. */
 export function cli(
   args: string[],
   vars: Record<string, string>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(ROOT, 'node_modules/.bin/statboard'), args, { cwd: ROOT, env: childEnv(vars) });
+    const child = spawn(join(ROOT, 'node_modules/.bin/statboard'), args, {
+      cwd: ROOT,
+      env: childEnv(vars),
+      timeout: CLI_LIMIT_MS,
+      killSignal: 'SIGKILL',
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
