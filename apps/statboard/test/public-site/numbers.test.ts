@@ -480,8 +480,10 @@ describe('pages and new statistics', () => {
   it('keeps its pages for their age when uploads add statistics, and renders them anew when one is renamed', async () => {
     // The active season's page of a player whose values change: an upload's values show within the page's age.
     const url = `${base}/players/${players[0]!.username}?season=s2`;
+    // A page is kept from the second time it is asked for.
     const before = await page(url);
     expect(before.statusCode).toBe(200);
+    expect((await page(url)).headers.etag).toBe(before.headers.etag);
     // The player's game uploads a higher value and a statistic nobody had (the mod's batch, with a client key).
     const res = await ctx.http({
       method: 'POST',
@@ -524,8 +526,12 @@ describe('pages and new statistics', () => {
 describe('a database that cannot answer', () => {
   it('serves a page up to 5 minutes past its age instead of a 503, then the error', async () => {
     const url = `${base}/players/${players[1]!.username}?season=s1`;
+    // Read twice: a page is kept from the second time it is asked for; one read once is not (below).
     const fresh = await page(url);
     expect(fresh.statusCode).toBe(200);
+    await page(url);
+    const once = `${base}/players/${players[2]!.username}?season=s1`;
+    expect((await page(once)).statusCode).toBe(200);
     const query = ctx.db.query;
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 40_000 });
     // Every statement is cancelled, as PostgreSQL's statement_timeout does when it is overloaded.
@@ -535,6 +541,7 @@ describe('a database that cannot answer', () => {
       const stale = await page(url);
       expect(stale.statusCode).toBe(200);
       expect(stale.headers.etag).toBe(fresh.headers.etag);
+      expect((await page(once)).statusCode).toBe(503);
       vi.setSystemTime(Date.now() + 6 * 60_000);
       expect((await page(url)).statusCode).toBe(503);
     } finally {

