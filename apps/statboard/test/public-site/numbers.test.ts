@@ -338,9 +338,19 @@ describe('every page of the public site', () => {
       );
       const desc = htmlText(/<desc id="chart-d">([^<]*)<\/desc>/.exec(res.body)![1]!);
       const { points } = history;
+      const fmt = (v: number) => formatStatValue(v, units[shown as keyof typeof units]);
       if (points.length === 0) expect(desc, what).toMatch(/^No change of .* in the last 30 days\.$/);
-      else {
-        const fmt = (v: number) => formatStatValue(v, units[shown as keyof typeof units]);
+      else if (points.length === 1) {
+        // One point: the day it changed, not "from 5 h to 5 h".
+        const day = new Date(points[0]!.at).toLocaleDateString('en-US', {
+          month: 'short',
+          day: 'numeric',
+          timeZone: 'UTC',
+        });
+        expect(desc.endsWith(` changed once in the last 30 days: ${fmt(points[0]!.value)} on ${day}.`), desc).toBe(
+          true,
+        );
+      } else {
         expect(desc, what).toMatch(
           new RegExp(`went from ${fmt(points[0]!.value)} to ${fmt(points.at(-1)!.value)} in the last 30 days\\.$`),
         );

@@ -58,3 +58,20 @@ export function lineChart(o: {
 ${path ? `<path class="line" d="${path}"/>` : ''}${dots}
 </svg>`;
 }
+
+/**
+ * The sentence under a chart of `name` (and its `<desc>`): no change, the one change and its day, or where the
+ * value went from and to.
+ */
+export function chartSummary(
+  name: string,
+  points: readonly ChartPoint[],
+  format: (value: number) => string,
+  day: (at: number) => string,
+): string {
+  if (points.length === 0) return `No change of ${name} in the last 30 days.`;
+  const first = points[0]!;
+  if (points.length === 1)
+    return `${name} changed once in the last 30 days: ${format(first.value)} on ${day(first.at)}.`;
+  return `${name} went from ${format(first.value)} to ${format(points[points.length - 1]!.value)} in the last 30 days.`;
+}

@@ -11,7 +11,7 @@ import type { PlayerStatsResponse } from '#src/modules/players/schemas.ts';
 import type { PlayerPage } from '#src/modules/players/service.ts';
 import type { Season } from '#src/modules/seasons/service.ts';
 import type { PublicStat } from '#src/modules/stats/schemas.ts';
-import { type ChartPoint, lineChart } from './chart.ts';
+import { type ChartPoint, chartSummary, lineChart } from './chart.ts';
 import { embedPage, h, type PageHead, siteHeader, sitePage } from './html.ts';
 import { type PublicSite, siteKey } from './service.ts';
 
@@ -414,10 +414,7 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
       const from = to - 30 * DAY_MS;
       const points: ChartPoint[] = [];
       for (const p of chartPoints ?? []) points.push({ at: Date.parse(p.at), value: p.value });
-      const summary =
-        points.length === 0
-          ? `No change of ${def.display_name} in the last 30 days.`
-          : `${def.display_name} went from ${fmt(def, points[0]!.value)} to ${fmt(def, points[points.length - 1]!.value)} in the last 30 days.`;
+      const summary = chartSummary(def.display_name, points, (v) => fmt(def, v), shortDay);
       let options = '';
       for (const [key, { stat }] of stats) {
         options += `<option value="${stat.key}"${key === chartKey ? ' selected' : ''}>${stat.name}</option>`;
