@@ -13,6 +13,42 @@ function deferred<T>() {
 }
 
 describe('Cache', () => {
+  it('stores a new key only when its admission says so, and a reload of a held key whatever it says', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+    try {
+      const asked: string[] = [];
+      let answer = false;
+      const admission = {
+        admit(key: string) {
+          asked.push(key);
+          return answer;
+        },
+      };
+      const cache = new Cache<string, number>(ChangeBus.local(), 60_000, 10, null, null, admission);
+      expect(await cache.get('a', async () => 1)).toBe(1);
+      expect(cache.peek('a')).toBeUndefined();
+      answer = true;
+      const reload = deferred<number>();
+      let loads = 0;
+      const load = () => (++loads === 1 ? Promise.resolve(2) : reload.promise);
+      expect(await cache.get('a', load)).toBe(2);
+      expect(cache.peek('a')).toBe(2);
+      expect(asked).toEqual(['a', 'a']);
+      // Late in its life a read reloads the entry in the background: the new value is stored without asking.
+      answer = false;
+      vi.setSystemTime(60_000 * 0.76);
+      expect(cache.peek('a')).toBe(2);
+      expect(loads).toBe(2);
+      reload.resolve(3);
+      await reload.promise;
+      await Promise.resolve();
+      expect(cache.peek('a')).toBe(3);
+      expect(asked).toEqual(['a', 'a']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('answers a hit at once, without a promise', async () => {
     const cache = new Cache<string, number>(ChangeBus.local(), 60_000, 10);
     expect(await cache.get('a', async () => 1)).toBe(1);

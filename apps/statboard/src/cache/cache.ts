@@ -28,6 +28,14 @@ export interface ByteBudget<V> {
 }
 
 /**
+ * Which new keys a cache stores (e.g. a `Doorkeeper`: only those asked for before). Asked only for a key the cache
+ * does not hold: a reload of a key it holds is stored whatever this says.
+ */
+export interface Admission<K> {
+  admit(key: K): boolean;
+}
+
+/**
  * A bounded in-process cache whose entries are used only while the change bus is healthy. A value loaded
  * while a change arrived is not stored (the generation moved), so a read racing a write never pins stale data.
  * Entries also expire after `ttlMs`, a safety net for a notification that never came (or a change made
@@ -50,6 +58,8 @@ export class Cache<K, V> {
     private readonly budget: ByteBudget<V> | null = null,
     /** Counts hits and misses (metrics), or null. */
     private readonly meter: CacheMeter | null = null,
+    /** Which new keys are stored; null: every one. */
+    private readonly admission: Admission<K> | null = null,
   ) {}
 
   /**
@@ -95,7 +105,7 @@ export class Cache<K, V> {
     const value = load().then(
       (v) => {
         if (this.loading.get(key) === entry) this.loading.delete(key);
-        if (this.bus.healthy && gen === this.generation && keep(v)) this.set(key, v, load, keep);
+        if (this.bus.healthy && gen === this.generation && keep(v) && this.admits(key)) this.set(key, v, load, keep);
         return v;
       },
       (err: unknown) => {
@@ -106,6 +116,11 @@ export class Cache<K, V> {
     const entry = { generation: gen, value };
     this.loading.set(key, entry);
     return value;
+  }
+
+  /** Whether a loaded value of `key` may be stored: always for a key held (a reload), else as `admission` says. */
+  private admits(key: K): boolean {
+    return this.admission === null || this.map.has(key) || this.admission.admit(key);
   }
 
   /** The background reload of a live entry: once per entry; a failure leaves it to expire. */

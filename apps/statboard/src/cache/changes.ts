@@ -1,7 +1,7 @@
 import type { Queryable } from '#src/db/types.ts';
 import type { CacheMeter, Metrics } from '#src/metrics/metrics.ts';
 import type { Change, ChangeBus } from './bus.ts';
-import { type ByteBudget, Cache } from './cache.ts';
+import { type Admission, type ByteBudget, Cache } from './cache.ts';
 
 /**
  * A service's link to the change bus: the caches it may keep, and how it announces what it changed. Services
@@ -26,8 +26,9 @@ export class Changes {
     ttlMs: number,
     maxEntries: number,
     budget: ByteBudget<V> | null = null,
+    admission: Admission<K> | null = null,
   ): Cache<K, V> | null {
-    return this.caching ? new Cache<K, V>(this.bus, ttlMs, maxEntries, budget, this.meter(name)) : null;
+    return this.caching ? new Cache<K, V>(this.bus, ttlMs, maxEntries, budget, this.meter(name), admission) : null;
   }
 
   /** The hit and miss counters of the cache `name`, or null without metrics or caches. */

@@ -128,24 +128,28 @@ export function pageRequest(
  */
 export class SitePages {
   private readonly cache: Cache<string, Ready> | null;
-  /**
-   * A page is kept from its second render within a while (the last 131,072 pages rendered, at most): a page read
-   * once (a random player's, a search) is sent and dropped. Kept, it would push out pages read often and hold its
-   * bytes for 30 s, which the whole process pays in collections (100,000 players read at random, 4 interleaved
-   * rounds: the service's CPU a page 0.39 ms when every page was kept, 0.36 when none read once was).
-   */
-  private readonly doorkeeper = new Doorkeeper();
 
   constructor(
     private readonly services: Services,
     private readonly renderer: PageRenderer,
     private readonly limits: RequestLimits,
   ) {
-    const cache = services.changes.cache<string, Ready>('public_page', PAGE_MAX_AGE_SECONDS * 1000, 10_000, {
-      max: PAGE_CACHE_BYTES,
-      // The gzip copy, made later, is about a quarter of the page.
-      sizeOf: (r) => Math.ceil(r.body.length * 1.25) + 200,
-    });
+    const cache = services.changes.cache<string, Ready>(
+      'public_page',
+      PAGE_MAX_AGE_SECONDS * 1000,
+      10_000,
+      {
+        max: PAGE_CACHE_BYTES,
+        // The gzip copy, made later, is about a quarter of the page.
+        sizeOf: (r) => Math.ceil(r.body.length * 1.25) + 200,
+      },
+      // A page is kept from its second render within a while (the last 131,072 new pages rendered, at most): a
+      // page read once (a random player's, a search) is sent and dropped. Kept, it would push out pages read often
+      // and hold its bytes for 30 s, which the whole process pays in collections (100,000 players read at random,
+      // 4 interleaved rounds: the service's CPU a page 0.39 ms when every page was kept, 0.36 when none read once
+      // was).
+      new Doorkeeper(),
+    );
     this.cache = cache;
     // Values follow within the pages' age, and so do statistics new uploads created (each would otherwise render
     // every page of the site again at once, against the uploads: a busy site answered some of those 503); a site's
@@ -174,10 +178,11 @@ export class SitePages {
     if (req === null) return this.send(request, reply, NOT_FOUND);
     const key = `${site.workspaceId}|${site.version}|${JSON.stringify(req)}`;
     const build = () => this.build(site, req);
-    const keep = (r: Ready) => !r.provisional && this.doorkeeper.admit(key);
     let page: Ready;
     try {
-      page = this.cache ? (this.cache.peek(key) ?? (await this.cache.get(key, build, keep))) : await build();
+      page = this.cache
+        ? (this.cache.peek(key) ?? (await this.cache.get(key, build, (r) => !r.provisional)))
+        : await build();
     } catch (err) {
       // The database busy or away: the page as it was up to STALE_IF_ERROR_MS ago rather than a 503.
       const stale = isUnavailable(err) ? this.cache?.stale(key, STALE_IF_ERROR_MS) : undefined;
