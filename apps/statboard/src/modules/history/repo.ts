@@ -1,7 +1,7 @@
 import { isoText } from '#src/db/iso-text.ts';
 import type { Queryable } from '#src/db/types.ts';
 import type { Interval } from '#src/lib/time-buckets.ts';
-import { networkValueRows, type PlayerRow } from '#src/modules/players/repo.ts';
+import { type PlayerRow, valuesAggregate } from '#src/modules/players/repo.ts';
 
 /** What a history answer is made of, read in one statement (see `readHistory`). */
 export interface HistoryRead {
@@ -45,7 +45,7 @@ export async function readHistory(
   if (q.servers) return readServersHistory(db, { ...q, servers: q.servers });
   const c = q.column ?? 'value';
   const rows = await db.query<HistoryRow>(
-    statement(`history|${c}`, () => networkHistorySql(c, false, true)),
+    statement(`history|${c}`, () => networkHistorySql(c)),
     networkParams(q),
   );
   return toHistoryRead(rows[0]);
@@ -70,25 +70,17 @@ function networkParams(q: Omit<Parameters<typeof readHistory>[1], 'servers'>): u
 
 /**
  * The statement of `readHistory` for the network totals: $1 workspace, $2 the player's UUID, $3 season, $4
- * statistic, $5 from, $6 to, $7 interval; `withValues`: the player's every value in the season too, as the column
- * `player_values` (the statistic's current value is then taken from those rows rather than looked up again);
- * `withNext`: whether `next` is read (else null: for an answer that is not kept).
+ * statistic, $5 from, $6 to, $7 interval.
  */
-function networkHistorySql(c: 'value' | 'gain', withValues: boolean, withNext: boolean): string {
-  const point = c === 'gain' ? 'coalesce(gain, value)' : 'value';
+function networkHistorySql(c: 'value' | 'gain'): string {
+  const point = pointOf(c);
   const ofPlayer = (range: string) => `player_id = (SELECT id FROM p) AND season_id = $3 AND stat_id = $4 AND ${range}`;
-  const values = withValues ? networkValueRows(c, 'v') : null;
-  const cur = values
-    ? `${values.cte}, cur AS (
-       SELECT observed_at, ${c} AS value FROM v WHERE stat_id = $4
-     )`
-    : `cur AS (
-       SELECT observed_at, ${c} AS value FROM player_stats
-       WHERE season_id = $3 AND stat_id = $4 AND player_id = (SELECT id FROM p)
-     )`;
   return `WITH p AS (
        SELECT id, uuid, username, public FROM players WHERE workspace_id = $1 AND uuid = $2
-     ), ${cur}, points AS (
+     ), cur AS (
+       SELECT observed_at, ${c} AS value FROM player_stats
+       WHERE season_id = $3 AND stat_id = $4 AND player_id = (SELECT id FROM p)
+     ), points AS (
        SELECT at, ${point} AS value, 0 AS src FROM stat_history WHERE ${ofPlayer('at >= $5 AND at < $6')}
        UNION ALL
        SELECT date_trunc('hour', observed_at, 'UTC'), value, 1 FROM cur WHERE observed_at >= $5 AND observed_at < $6
@@ -104,33 +96,89 @@ function networkHistorySql(c: 'value' | 'gain', withValues: boolean, withNext: b
      SELECT p.id, p.uuid, p.username, p.public, (SELECT value FROM before) AS before,
        (SELECT array_agg(${isoText('b')} ORDER BY b) FROM buckets) AS bucket_at,
        (SELECT array_agg(value ORDER BY b) FROM buckets) AS bucket_values,
-       ${
-         withNext
-           ? `least(
+       least(
          (SELECT min(at) FROM stat_history WHERE ${ofPlayer('at >= $6')}),
-         (SELECT observed_at FROM cur WHERE observed_at >= $6))`
-           : 'NULL::timestamptz'
-       } AS next${values ? `, ${values.text} AS player_values` : ''}
+         (SELECT observed_at FROM cur WHERE observed_at >= $6)) AS next
      FROM p`;
 }
 
+/** A history point's value: in a season that counts gains its gain (a point from before gains were kept: its value). */
+function pointOf(c: 'value' | 'gain'): string {
+  return c === 'gain' ? 'coalesce(gain, value)' : 'value';
+}
+
 /**
- * `readHistory` of the network totals with, in the same round trip, every value of the player in the season as
- * `playerWithValues` reads them (`playerValues`): what a public player page shows, its values and its chart, in one
- * statement rather than two, with no `next` (the page is kept for its own age, not until the next point). Null: no
- * player with that UUID in the workspace.
+ * What a public player page reads (see `readPageValues`): the player, every value of the player in the season as
+ * `playerWithValues` reads them, and the raw parts of one statistic's points around [from, to), which the caller
+ * puts into buckets as `readHistory` does (see `history/service.pagePoints`).
  */
-export async function readHistoryAndValues(
+export interface PageValuesRead {
+  player: PlayerRow;
+  /** The values text of `PlayerValuesRow`. */
+  playerValues: string | null;
+  /** The statistic's history points in [from, to), oldest first: each its time (ms since the epoch), then its value. */
+  points: number[];
+  /** The value of the statistic's last history point before `from` (null: none). */
+  before: number | null;
+  /** The statistic's current value and its observation (ms since the epoch, rounded down); null: no value. */
+  current: { at: number; value: number } | null;
+}
+
+/**
+ * A public player page's read in ONE statement: the player by UUID, its values in the season (one scan of the
+ * player's rows, which yields the charted statistic's current value too) and the charted statistic's history
+ * points in [from, to) and the last one before (two probes of `stat_history`'s key), left raw: no buckets, arrays
+ * or dates made by the database (which, with the common table expressions they took, cost it twice the API's read
+ * of the same values). $1 workspace, $2 the player's UUID, $3 season, $4 statistic, $5 from, $6 to. Null: no such
+ * player in the workspace.
+ */
+export async function readPageValues(
   db: Queryable,
-  q: Omit<Parameters<typeof readHistory>[1], 'servers'>,
-): Promise<(HistoryRead & { playerValues: string | null }) | null> {
+  q: Omit<Parameters<typeof readHistory>[1], 'servers' | 'interval'>,
+): Promise<PageValuesRead | null> {
   const c = q.column ?? 'value';
-  const rows = await db.query<HistoryRow & { player_values: string | null }>(
-    statement(`page|${c}`, () => networkHistorySql(c, true, false)),
-    networkParams(q),
+  const rows = await db.query<PageValuesRow>(
+    statement(`page|${c}`, () => pageValuesSql(c)),
+    [q.workspaceId, q.uuid, q.seasonId, q.statId, q.from.toISOString(), q.to.toISOString()],
   );
-  const read = toHistoryRead(rows[0]);
-  return read && { ...read, playerValues: rows[0]!.player_values };
+  const r = rows[0];
+  if (!r) return null;
+  const points: number[] = [];
+  if (r.points !== null) for (const part of r.points.split(' ')) points.push(Number(part));
+  return {
+    player: { id: r.id, uuid: r.uuid, username: r.username, public: r.public },
+    playerValues: r.player_values,
+    points,
+    before: r.before,
+    current: r.cur_at === null || r.cur_value === null ? null : { at: Number(r.cur_at), value: r.cur_value },
+  };
+}
+
+type PageValuesRow = PlayerRow & {
+  player_values: string | null;
+  /** Milliseconds since the epoch (int8, as text). */
+  cur_at: string | null;
+  cur_value: number | null;
+  /** `ms value` of each point, separated by spaces. */
+  points: string | null;
+  before: number | null;
+};
+
+function pageValuesSql(c: 'value' | 'gain'): string {
+  const point = pointOf(c);
+  const ofPlayer = 'h.player_id = p.id AND h.season_id = $3 AND h.stat_id = $4';
+  return `SELECT p.id, p.uuid, p.username, p.public, v.player_values, v.cur_at, v.cur_value,
+       (SELECT string_agg(floor(extract(epoch FROM h.at) * 1000)::int8::text || ' ' || (${point})::text, ' '
+          ORDER BY h.at)
+        FROM stat_history h WHERE ${ofPlayer} AND h.at >= $5 AND h.at < $6) AS points,
+       (SELECT ${point} FROM stat_history h WHERE ${ofPlayer} AND h.at < $5 ORDER BY h.at DESC LIMIT 1) AS before
+     FROM players p CROSS JOIN LATERAL (
+       SELECT ${valuesAggregate(c)} AS player_values,
+         floor(extract(epoch FROM max(s.observed_at) FILTER (WHERE s.stat_id = $4)) * 1000)::int8::text AS cur_at,
+         max(s.${c}) FILTER (WHERE s.stat_id = $4) AS cur_value
+       FROM player_stats s WHERE s.season_id = $3 AND s.player_id = p.id
+     ) v
+     WHERE p.workspace_id = $1 AND p.uuid = $2`;
 }
 
 /**
@@ -145,7 +193,7 @@ async function readServersHistory(
   q: Parameters<typeof readHistory>[1] & { servers: readonly string[] },
 ): Promise<HistoryRead | null> {
   const c = q.column ?? 'value';
-  const point = c === 'gain' ? 'coalesce(gain, value)' : 'value';
+  const point = pointOf(c);
   const ofPlayer = 'player_id = (SELECT id FROM p) AND season_id = $3 AND stat_id = $4 AND at < $6';
   const rows = await db.query<HistoryRow>(
     `WITH p AS (

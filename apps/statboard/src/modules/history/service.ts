@@ -213,22 +213,70 @@ export class HistoryService {
   /**
    * What a public player page reads, in one statement: the player's values in the season (as
    * `PlayerService.publicValuesOf` takes them) and the points of `stat` over the last 30 days by day, the network
-   * totals (the page's chart; the same points as `historyJson` with no `from`, `to` nor `server`). The player is
-   * not refused here: `publicValuesOf` does it, by the same rule. Never cached (the page is).
+   * totals (the page's chart; the same points as `historyJson` with no `from`, `to` nor `server`, their times in
+   * milliseconds since the epoch). The player is not refused here: `publicValuesOf` does it, by the same rule.
+   * Never cached (the page is).
    */
   async pageRead(
     key: AuthKey,
     playerParam: string,
     season: Season,
     stat: string,
-  ): Promise<{ row: PlayerValuesRow | null; points: History['points'] }> {
+  ): Promise<{ row: PlayerValuesRow | null; points: PagePoint[] }> {
     const uuid = permittedPlayer(key, playerParam);
     const range = bucketRange({ interval: 'day' }, this.now(), { interval: 'day', span: DEFAULT_SPAN }, 'history');
     const def = await this.leaderboards.definition(key.workspaceId, stat);
-    const read = await repo.readHistoryAndValues(this.db, readOf(key, uuid, season, def.id, range));
+    const { interval: _, ...q } = readOf(key, uuid, season, def.id, range);
+    const read = await repo.readPageValues(this.db, q);
     if (!read) return { row: null, points: [] };
-    return { row: { ...read.player, values: read.playerValues }, points: pointsOf(read) };
+    return {
+      row: { ...read.player, values: read.playerValues },
+      points: dayPoints(read, range.from.getTime(), range.to.getTime()),
+    };
   }
+}
+
+/** A point of a page's chart: the start of its day (ms since the epoch, UTC) and the value at the end of it. */
+export interface PagePoint {
+  at: number;
+  value: number;
+}
+
+/**
+ * The points of a page's read by day, as `readHistory` makes them (see `networkHistorySql`) and `pointsOf` keeps
+ * them: in each day of [from, to) that holds a point, the current value when it was observed that day, else the
+ * day's last history point; the value before `from` likewise (the current value when observed before it); then
+ * only the days whose value differs from the one before.
+ */
+export function dayPoints(read: repo.PageValuesRead, from: number, to: number): PagePoint[] {
+  const cur = read.current;
+  const curIn = cur !== null && cur.at >= from && cur.at < to;
+  const curDay = curIn ? dayOf(cur.at) : Number.NaN;
+  let last = cur !== null && cur.at < from ? cur.value : read.before;
+  const points: PagePoint[] = [];
+  const emit = (at: number, value: number) => {
+    if (value !== last) points.push({ at, value });
+    last = value;
+  };
+  const { points: raw } = read;
+  let curDone = !curIn;
+  for (let i = 0; i < raw.length; i += 2) {
+    const day = dayOf(raw[i]!);
+    // Only the day's last point counts, and none of a day the current value was observed in.
+    if (day === curDay || (i + 2 < raw.length && dayOf(raw[i + 2]!) === day)) continue;
+    if (!curDone && curDay < day) {
+      emit(curDay, cur!.value);
+      curDone = true;
+    }
+    emit(day, raw[i + 1]!);
+  }
+  if (!curDone) emit(curDay, cur!.value);
+  return points;
+}
+
+/** The start of the UTC day of `at` (ms since the epoch), as `date_trunc('day', at, 'UTC')`. */
+function dayOf(at: number): number {
+  return at - (((at % DAY_MS) + DAY_MS) % DAY_MS);
 }
 
 /** What a read of the player's points of one statistic names: whose, which season, statistic and range, what column. */

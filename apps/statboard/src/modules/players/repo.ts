@@ -95,10 +95,18 @@ export async function findPlayerByUuid(db: Queryable, workspaceId: string, uuid:
   return rows[0] ?? null;
 }
 
+/**
+ * The values text of `PlayerValuesRow` as an aggregate of rows `s` (`stat_id`, `column`, `updated_at`): for a
+ * statement that reads the player's values beside more (a public player page's, `history/repo.readPageValues`).
+ */
+export function valuesAggregate(column: 'value' | 'gain'): string {
+  return `string_agg(s.stat_id::text || ' ' || s.${column}::text || ' '
+         || floor(extract(epoch FROM s.updated_at) * 1000)::int8::text, ' ')`;
+}
+
 /** The values text of `PlayerValuesRow` as a subquery, from `source` (rows `s` of the player `p`). */
 function valuesText(column: 'value' | 'gain', source: string): string {
-  return `(SELECT string_agg(s.stat_id::text || ' ' || s.${column}::text || ' '
-         || floor(extract(epoch FROM s.updated_at) * 1000)::int8::text, ' ')
+  return `(SELECT ${valuesAggregate(column)}
        FROM ${source})`;
 }
 
@@ -108,23 +116,6 @@ function valuesText(column: 'value' | 'gain', source: string): string {
  */
 function networkValuesSql(column: 'value' | 'gain'): string {
   return valuesText(column, 'player_stats s WHERE s.season_id = $3 AND s.player_id = p.id');
-}
-
-/**
- * The player's values in the season (the network totals), for a statement that reads more beside them (a public
- * player page's chart, `readHistoryAndValues`) and has the player as `p` and the season as `$3`: a common table
- * expression `name` of the rows (`stat_id`, `column`, `observed_at`, `updated_at`), and the values text of
- * `PlayerValuesRow` made of them. One read of the player's values serves both the values and, from the same rows,
- * the current value of the charted statistic.
- */
-export function networkValueRows(column: 'value' | 'gain', name: string): { cte: string; text: string } {
-  return {
-    cte: `${name} AS (
-       SELECT stat_id, ${column}, observed_at, updated_at FROM player_stats
-       WHERE season_id = $3 AND player_id = (SELECT id FROM p)
-     )`,
-    text: valuesText(column, `${name} s`),
-  };
 }
 
 /** A player and its values in a season (see `playerWithValues`). */

@@ -349,7 +349,7 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
       statRef !== null && ctx.parts.has(statRef)
         ? statRef
         : (ctx.site.settings.featured_stats.find((k) => ctx.parts.has(k)) ?? null);
-    const guessed = { points: null as History['points'] | null };
+    const guessed = { points: null as ChartPoint[] | null };
     const values: PageValues | null =
       guess === null
         ? await read<StatsAnswer>(() => this.s.players.statsJson(ctx.key, named?.uuid ?? ref, season.id))
@@ -398,22 +398,16 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
     let chart = '';
     if (chartKey) {
       const def = ctx.catalog.get(chartKey)!;
-      const chartPoints =
-        chartKey === guess && guessed.points
-          ? guessed.points
-          : (
-              await read<History>(() =>
-                this.s.history.historyJson(ctx.key, player.uuid, {
-                  stat: chartKey,
-                  season: season.id,
-                  interval: 'day',
-                }),
-              )
-            )?.points;
+      let points: ChartPoint[] = [];
+      if (chartKey === guess && guessed.points) points = guessed.points;
+      else {
+        const history = await read<History>(() =>
+          this.s.history.historyJson(ctx.key, player.uuid, { stat: chartKey, season: season.id, interval: 'day' }),
+        );
+        for (const p of history?.points ?? []) points.push({ at: Date.parse(p.at), value: p.value });
+      }
       const to = this.now();
       const from = to - 30 * DAY_MS;
-      const points: ChartPoint[] = [];
-      for (const p of chartPoints ?? []) points.push({ at: Date.parse(p.at), value: p.value });
       const summary = chartSummary(def.display_name, points, (v) => fmt(def, v), shortDay);
       let options = '';
       for (const [key, { stat }] of stats) {
