@@ -248,7 +248,7 @@ export interface PagePoint {
  * day's last history point; the value before `from` likewise (the current value when observed before it); then
  * only the days whose value differs from the one before.
  */
-export function dayPoints(read: repo.PageValuesRead, from: number, to: number): PagePoint[] {
+function dayPoints(read: repo.PageValuesRead, from: number, to: number): PagePoint[] {
   const cur = read.current;
   const curIn = cur !== null && cur.at >= from && cur.at < to;
   const curDay = curIn ? dayOf(cur.at) : Number.NaN;

@@ -204,7 +204,7 @@ export class PlayerService {
 
   /**
    * What `statsJson` answers (the network totals), from a player and its values read by another statement with
-   * them (see `history/repo.readHistoryAndValues`), as the player and its public values' keys and numbers: what a
+   * them (see `history/repo.readPageValues`), as the player and its public values' keys and numbers: what a
    * public page shows, with no JSON written and read back. The same refusal of a player that is not there or
    * hidden, the same values in the same order.
    */
