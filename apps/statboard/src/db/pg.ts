@@ -108,6 +108,13 @@ export function openPg(connectionString: string, options: PgOptions = {}): Db {
       const startedAt = availability.time();
       const client = await pool.connect().catch(failures(startedAt));
       let broken = false;
+      // The pool stops listening to a client it hands out: a connection lost while no statement of the
+      // transaction runs (the server crashed or restarted, the backend was terminated) would emit 'error' to
+      // nobody, which ends the process. Heard here, the next statement fails as the database unavailable.
+      const lost = () => {
+        broken = true;
+      };
+      client.on('error', lost);
       const hooks: (() => void)[] = [];
       try {
         await client.query('BEGIN');
@@ -131,6 +138,7 @@ export function openPg(connectionString: string, options: PgOptions = {}): Db {
         }
         throw err;
       } finally {
+        client.removeListener('error', lost);
         client.release(broken);
       }
     },
