@@ -226,8 +226,7 @@ export class HistoryService {
     const uuid = permittedPlayer(key, playerParam);
     const range = bucketRange({ interval: 'day' }, this.now(), { interval: 'day', span: DEFAULT_SPAN }, 'history');
     const def = await this.leaderboards.definition(key.workspaceId, stat);
-    const { interval: _, ...q } = readOf(key, uuid, season, def.id, range);
-    const read = await repo.readPageValues(this.db, q);
+    const read = await repo.readPageValues(this.db, readOf(key, uuid, season, def.id, range));
     if (!read) return { row: null, points: [] };
     return {
       row: { ...read.player, values: read.playerValues },
@@ -276,7 +275,7 @@ function dayPoints(read: repo.PageValuesRead, from: number, to: number): PagePoi
 
 /** The start of the UTC day of `at` (ms since the epoch), as `date_trunc('day', at, 'UTC')`. */
 function dayOf(at: number): number {
-  return at - (((at % DAY_MS) + DAY_MS) % DAY_MS);
+  return Math.floor(at / DAY_MS) * DAY_MS;
 }
 
 /** What a read of the player's points of one statistic names: whose, which season, statistic and range, what column. */
