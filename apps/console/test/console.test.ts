@@ -19,8 +19,8 @@ import { PAGES } from '../src/pages.ts';
 // The console as an operator uses it: the service as it ships (its own built console at /), a real OpenID
 // provider, Debian's chromium driven by playwright-core. Every page is checked with axe-core (no serious or
 // critical violation) and photographed at desktop and phone width into test/screenshots/ (ignored by git).
-// A flow looks at several pages (axe and two screenshots each, in both themes): its timeout is twice what it takes
-// on a machine busy with the whole suite, where 60 s was once not enough.
+// A flow looks at several pages (axe and two screenshots each, in both themes): its timeout is twice the 60 s that
+// was once not enough on a machine busy with the whole suite.
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
