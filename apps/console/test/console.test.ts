@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../statboard/src/app.ts';
 import { WebhookDispatcher } from '../../statboard/src/modules/webhooks/dispatcher.ts';
 import { buildServices, type Services } from '../../statboard/src/services.ts';
@@ -19,14 +19,19 @@ import { PAGES } from '../src/pages.ts';
 // The console as an operator uses it: the service as it ships (its own built console at /), a real OpenID
 // provider, Debian's chromium driven by playwright-core. Every page is checked with axe-core (no serious or
 // critical violation) and photographed at desktop and phone width into test/screenshots/ (ignored by git).
-// A flow looks at several pages (axe and two screenshots each, in both themes): its timeout is twice the 60 s that
-// was once not enough on a machine busy with the whole suite.
+// A flow looks at several pages (axe and two screenshots each, in both themes): its timeout is twice the 60 s (90 s
+// for the longest flows) that was once not enough on a machine busy with the whole suite.
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const haveBrowser = existsSync(CHROMIUM);
 if (!haveBrowser && process.env.CI) throw new Error(`no browser at ${CHROMIUM}: apt-get install -y chromium`);
+
+/** A flow's timeout (every test's in this file), and the longest flows'. */
+const FLOW_MS = 2 * 60_000;
+const LONG_FLOW_MS = 2 * 90_000;
+vi.setConfig({ testTimeout: FLOW_MS });
 
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
@@ -223,7 +228,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
       ],
     });
     owner = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
-  }, 180_000);
+  }, LONG_FLOW_MS);
 
   // A failed step leaves a picture of what the browser showed.
   afterEach(async (ctx) => {
@@ -274,7 +279,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
       await checklist.getByRole('link', { name: link }).waitFor();
     }
     await look('overview-empty');
-  }, 120_000);
+  });
 
   it('registers a server and activates a season, with a confirmation that says what changes', async () => {
     // From the checklist's first step: the form opens on the servers page.
@@ -371,7 +376,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await steps.filter({ hasText: 'Register your server (done)' }).waitFor();
     await steps.filter({ hasText: 'Start a season (done)' }).waitFor();
     await steps.filter({ hasText: 'Create the mod’s key (to do)' }).waitFor();
-  }, 120_000);
+  });
 
   it('creates a client key, shows its secret once with the mod config, and the upload appears', async () => {
     await nav('API keys').click();
@@ -475,7 +480,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await look('player');
     await nav('Players').click();
     await look('players');
-  }, 120_000);
+  });
 
   it('restricts a website key to a player picked by name', async () => {
     await nav('API keys').click();
@@ -491,7 +496,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await reveal.getByLabel('I have stored the secret').check();
     await reveal.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('cell', { name: '1 player(s)' }).waitFor();
-  }, 120_000);
+  });
 
   it('creates the agent’s key: an integration key with ingest:server, which needs exactly one server', async () => {
     await nav('API keys').click();
@@ -514,76 +519,80 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await reveal.getByLabel('I have stored the secret').check();
     await reveal.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('rowheader', { name: /Agent/ }).waitFor();
-  }, 120_000);
+  });
 
-  it('removes a value and resets a season after confirmations that say what goes, erases and blocks a player, and unblocks them', async () => {
-    const uuid = '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a';
-    const send = async (stats: { key: string; value: number }[]) => {
-      const res = await fetch(`${base}/api/v1/ingest/batch`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${clientSecret}`, 'content-type': 'application/json' },
-        body: JSON.stringify(modBatch({ uuid, username: 'Griefer', observedAt: new Date().toISOString(), stats })),
-      });
-      return res.status;
-    };
-    expect(
-      await send([
-        { key: 'minecraft.custom:minecraft.play_time', value: 36_000 },
-        { key: 'minecraft.mined:minecraft.stone', value: 999_999 },
-        { key: 'minecraft.custom:minecraft.walk_one_cm', value: 10_000 },
-      ]),
-    ).toBe(200);
-    await page.goto(`${base}/players/${uuid}`);
-    await page.getByRole('heading', { name: 'Griefer' }).waitFor();
+  it(
+    'removes a value and resets a season after confirmations that say what goes, erases and blocks a player, and unblocks them',
+    async () => {
+      const uuid = '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a';
+      const send = async (stats: { key: string; value: number }[]) => {
+        const res = await fetch(`${base}/api/v1/ingest/batch`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${clientSecret}`, 'content-type': 'application/json' },
+          body: JSON.stringify(modBatch({ uuid, username: 'Griefer', observedAt: new Date().toISOString(), stats })),
+        });
+        return res.status;
+      };
+      expect(
+        await send([
+          { key: 'minecraft.custom:minecraft.play_time', value: 36_000 },
+          { key: 'minecraft.mined:minecraft.stone', value: 999_999 },
+          { key: 'minecraft.custom:minecraft.walk_one_cm', value: 10_000 },
+        ]),
+      ).toBe(200);
+      await page.goto(`${base}/players/${uuid}`);
+      await page.getByRole('heading', { name: 'Griefer' }).waitFor();
 
-    // The statistic picked in the table: its chart, and the button that removes its value.
-    await page.getByRole('button', { name: 'Stone Mined', exact: true }).click();
-    await page.getByRole('button', { name: 'Remove value Stone Mined' }).click();
-    const one = page.getByRole('dialog', { name: 'Remove Stone Mined of Griefer?' });
-    expect(await one.textContent()).toMatch(/Removes the value of Stone Mined \(999,999\) of Griefer in Season 1/);
-    await look('player-remove-value');
-    await one.getByRole('button', { name: 'Remove value' }).click();
-    await page.getByRole('status').filter({ hasText: 'Removed the value of Stone Mined of Griefer.' }).waitFor();
-    await page.getByRole('rowheader', { name: 'Stone Mined' }).waitFor({ state: 'detached' });
+      // The statistic picked in the table: its chart, and the button that removes its value.
+      await page.getByRole('button', { name: 'Stone Mined', exact: true }).click();
+      await page.getByRole('button', { name: 'Remove value Stone Mined' }).click();
+      const one = page.getByRole('dialog', { name: 'Remove Stone Mined of Griefer?' });
+      expect(await one.textContent()).toMatch(/Removes the value of Stone Mined \(999,999\) of Griefer in Season 1/);
+      await look('player-remove-value');
+      await one.getByRole('button', { name: 'Remove value' }).click();
+      await page.getByRole('status').filter({ hasText: 'Removed the value of Stone Mined of Griefer.' }).waitFor();
+      await page.getByRole('rowheader', { name: 'Stone Mined' }).waitFor({ state: 'detached' });
 
-    await page.getByRole('button', { name: 'Reset season' }).click();
-    const reset = page.getByRole('dialog', { name: 'Reset Griefer in Season 1?' });
-    expect(await reset.textContent()).toMatch(/Removes 2 values of Griefer in Season 1/);
-    await look('player-reset-season');
-    await reset.getByRole('button', { name: 'Reset season' }).click();
-    await page.getByRole('status').filter({ hasText: 'Removed 2 values of Griefer in Season 1.' }).waitFor();
+      await page.getByRole('button', { name: 'Reset season' }).click();
+      const reset = page.getByRole('dialog', { name: 'Reset Griefer in Season 1?' });
+      expect(await reset.textContent()).toMatch(/Removes 2 values of Griefer in Season 1/);
+      await look('player-reset-season');
+      await reset.getByRole('button', { name: 'Reset season' }).click();
+      await page.getByRole('status').filter({ hasText: 'Removed 2 values of Griefer in Season 1.' }).waitFor();
 
-    // Back with a value; then erased for good, and blocked.
-    expect(await send([{ key: 'minecraft.mined:minecraft.stone', value: 5 }])).toBe(200);
-    await page.reload();
-    await page.getByRole('rowheader', { name: 'Stone Mined' }).waitFor();
-    await page.getByRole('button', { name: 'Erase player' }).click();
-    const erase = page.getByRole('dialog', { name: 'Erase Griefer?' });
-    expect(await erase.textContent()).toMatch(/Removes Griefer for good: 1 value in Season 1 and every value/);
-    expect(await erase.textContent()).toMatch(/cannot be undone/);
-    await erase.getByRole('checkbox', { name: 'Also block their uploads' }).check();
-    await look('player-erase');
-    await erase.getByRole('button', { name: 'Erase player' }).click();
-    await page.waitForURL(`${base}/players`);
-    await page.getByRole('status').filter({ hasText: 'Erased Griefer' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Griefer' }).count()).toBe(0);
-    await page.getByRole('table', { name: 'Blocked players' }).getByRole('rowheader', { name: uuid }).waitFor();
-    // Their mod keeps uploading: answered as usual, discarded.
-    expect(await send([{ key: 'minecraft.mined:minecraft.stone', value: 6 }])).toBe(200);
-    const [row] = await services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM players WHERE uuid = $1', [
-      uuid,
-    ]);
-    expect(row!.n).toBe(0);
-    await look('players-blocked');
+      // Back with a value; then erased for good, and blocked.
+      expect(await send([{ key: 'minecraft.mined:minecraft.stone', value: 5 }])).toBe(200);
+      await page.reload();
+      await page.getByRole('rowheader', { name: 'Stone Mined' }).waitFor();
+      await page.getByRole('button', { name: 'Erase player' }).click();
+      const erase = page.getByRole('dialog', { name: 'Erase Griefer?' });
+      expect(await erase.textContent()).toMatch(/Removes Griefer for good: 1 value in Season 1 and every value/);
+      expect(await erase.textContent()).toMatch(/cannot be undone/);
+      await erase.getByRole('checkbox', { name: 'Also block their uploads' }).check();
+      await look('player-erase');
+      await erase.getByRole('button', { name: 'Erase player' }).click();
+      await page.waitForURL(`${base}/players`);
+      await page.getByRole('status').filter({ hasText: 'Erased Griefer' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Griefer' }).count()).toBe(0);
+      await page.getByRole('table', { name: 'Blocked players' }).getByRole('rowheader', { name: uuid }).waitFor();
+      // Their mod keeps uploading: answered as usual, discarded.
+      expect(await send([{ key: 'minecraft.mined:minecraft.stone', value: 6 }])).toBe(200);
+      const [row] = await services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM players WHERE uuid = $1', [
+        uuid,
+      ]);
+      expect(row!.n).toBe(0);
+      await look('players-blocked');
 
-    await page.goto(`${base}/players/${uuid}`);
-    await page.getByText('This player is blocked').waitFor();
-    await page.getByRole('button', { name: 'Unblock' }).click();
-    const unblock = page.getByRole('dialog', { name: `Unblock ${uuid}?` });
-    expect(await unblock.textContent()).toMatch(/accepted again/);
-    await unblock.getByRole('button', { name: 'Unblock player' }).click();
-    await page.getByText('This player is blocked').waitFor({ state: 'detached' });
-  }, 180_000);
+      await page.goto(`${base}/players/${uuid}`);
+      await page.getByText('This player is blocked').waitFor();
+      await page.getByRole('button', { name: 'Unblock' }).click();
+      const unblock = page.getByRole('dialog', { name: `Unblock ${uuid}?` });
+      expect(await unblock.textContent()).toMatch(/accepted again/);
+      await unblock.getByRole('button', { name: 'Unblock player' }).click();
+      await page.getByText('This player is blocked').waitFor({ state: 'detached' });
+    },
+    LONG_FLOW_MS,
+  );
 
   it('revokes a key after a confirmation; uploads with it fail from then on', async () => {
     await nav('API keys').click();
@@ -598,7 +607,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
       body: JSON.stringify(modBatch()),
     });
     expect(after.status).toBe(401);
-  }, 120_000);
+  });
 
   it('changes a role with the rules explained, and a lesser role sees what it may do', async () => {
     const bobContext = await browser.newContext({ viewport: DESKTOP });
@@ -627,7 +636,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await bob.getByRole('button', { name: 'Sign out' }).click();
     await bob.getByRole('heading', { name: 'Sign in' }).waitFor();
     await bobContext.close();
-  }, 120_000);
+  });
 
   it('reads the audit log in words, with filters by the raw action, a diff of each change, and a CSV export', async () => {
     await nav('Audit log').click();
@@ -653,7 +662,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     expect(csv).toContain(',Registered server Survival,Survival');
     expect(csv).toContain('SERVER_CREATED');
     expect(csv).not.toContain('API_KEY_REVOKED');
-  }, 120_000);
+  });
 
   it('creates a webhook with its secret shown once, tests it, and shows the delivery', async () => {
     await nav('Webhooks').click();
@@ -671,7 +680,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await page.getByText('delivered').waitFor({ timeout: 15_000 });
     expect(receiver.accepted.length).toBeGreaterThan(0);
     await look('webhook');
-  }, 120_000);
+  });
 
   it('shows statistics by name with their units, renames one and sets a unit, and back to the defaults', async () => {
     await nav('Statistics').click();
@@ -707,7 +716,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await page.getByLabel('Max per hour').fill('');
     await page.getByRole('dialog').getByRole('button', { name: 'Save changes' }).click();
     await stone.getByRole('cell', { name: 'no limit', exact: true }).waitFor();
-  }, 120_000);
+  });
 
   it('opens leaderboards on Time Played with formatted values; the picker filters by name as you type', async () => {
     await nav('Leaderboards').click();
@@ -731,7 +740,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await expect.poll(() => picker.inputValue()).toBe('Time Played');
     await page.getByRole('cell', { name: '1 hour' }).waitFor();
     await look('leaderboards');
-  }, 120_000);
+  });
 
   it("shows the network totals, and one server's values with the Server picker", async () => {
     const ws = await workspaceId();
@@ -801,13 +810,13 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await reset.getByRole('button', { name: 'Cancel' }).click();
     await page.getByLabel('Server').selectOption({ label: 'All servers' });
     await page.getByRole('cell', { name: '1 hour 30 minutes' }).waitFor();
-  }, 120_000);
+  });
 
   it('shows who is online', async () => {
     await nav('Online now').click();
     await page.getByRole('heading', { name: /Survival/ }).waitFor();
     await look('online');
-  }, 120_000);
+  });
 
   it('shows held values with their evidence on the Review page, the open count in the navigation; approve stores them', async () => {
     const key = await services.keys.create(ACTOR, await workspaceId(), {
@@ -866,7 +875,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
       .getByText('rejected')
       .waitFor();
     await look('review-rejected');
-  }, 120_000);
+  });
 
   it('publishes the public site with a featured statistic; its link, the embed snippet and a live preview', async () => {
     await nav('Public site').click();
@@ -905,7 +914,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await visitor.getByText('Who mined the most this season.').first().waitFor();
     await visitor.getByRole('heading', { name: 'Time Played' }).waitFor();
     await visitor.close();
-  }, 120_000);
+  });
 
   it('lets a member of two workspaces pick one in the header; every page then shows that one, remembered', async () => {
     const actor = { userId: null, label: 'cli', ip: null, requestId: null };
@@ -936,7 +945,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await page.getByRole('cell', { name: 'mc.example.com:25565' }).waitFor();
     await page.getByRole('button', { name: 'Register server' }).waitFor();
     await nav('Audit log').waitFor();
-  }, 120_000);
+  });
 
   it('takes a token for another workspace at /setup: its owner too, and the console then shows that workspace', async () => {
     const other = await services.workspaces.create(ACTOR, { name: 'Second Realm' });
@@ -965,7 +974,7 @@ describe.skipIf(!haveBrowser)('the console in a browser', () => {
     await picker.selectOption({ label: 'Blocky Network' });
     await nav('Servers').click();
     await page.getByRole('cell', { name: 'mc.example.com:25565' }).waitFor();
-  }, 120_000);
+  });
 
   it('answers an address it has no page for with a page that says so', async () => {
     await page.goto(`${base}/no-such-page`);
@@ -1006,7 +1015,7 @@ describe.skipIf(!haveBrowser)('the development sign-in page (no OIDC_ISSUER)', (
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu'],
     });
-  }, 180_000);
+  }, LONG_FLOW_MS);
 
   afterAll(async () => {
     await browser?.close();
@@ -1052,5 +1061,5 @@ describe.skipIf(!haveBrowser)('the development sign-in page (no OIDC_ISSUER)', (
     await page.screenshot({ path: join(SHOTS, 'dev-sign-in-invalid-desktop.png'), fullPage: true });
     expect(refused).toEqual([]);
     await context.close();
-  }, 120_000);
+  });
 });

@@ -51,6 +51,14 @@ interface Answered {
   body: Maybe<Buffer>;
 }
 
+/**
+ * Answers requests of its own paths before Fastify (the public pages), with the steps Fastify's route would run
+ * (its rate limit, its headers, the access log line and metrics through `FastReads.finish`): true when it took the
+ * request (answered at once or later; if it then hands the request to Fastify, `fallback`, Fastify's route must
+ * not count it again), false having written and counted nothing. `url` is `req.url`.
+ */
+export type FrontHandler = (req: IncomingMessage, res: ServerResponse, url: string, fallback: () => void) => boolean;
+
 interface FastRoute {
   /** `/api/v1/players/:player/stats`: the route's template, as Fastify names it. */
   template: string;
@@ -77,6 +85,8 @@ export class FastReads {
   served = 0;
   private open: boolean;
   private readonly routes: FastRoute[] = [];
+  /** Handlers of their own paths, by the paths' common start (`/p/`). */
+  private readonly fronts: { prefix: string; handler: FrontHandler }[] = [];
   /** Answers this path started and handed to Fastify, by request. */
   private readonly started = new WeakMap<IncomingMessage, Promise<Buffer>>();
   /** The access log, set by the app (null: off). */
@@ -145,6 +155,32 @@ export class FastReads {
     });
   }
 
+  /** Hands every GET under `prefix` that this path may take to `handler` (see `FrontHandler`). */
+  under(prefix: string, handler: FrontHandler): void {
+    this.fronts.push({ prefix, handler });
+  }
+
+  /** The client's address, as Fastify's `request.ip` gives it (TRUST_PROXY). */
+  addressOf(req: IncomingMessage): string {
+    return clientAddressOf(req, this.trust);
+  }
+
+  /** When an answer's time starts (for `finish`), or 0 when neither the access log nor metrics take it. */
+  startTime(): number {
+    return this.accessLog || this.metrics ? performance.now() : 0;
+  }
+
+  /**
+   * What Fastify's hooks do once an answer of `route` (its template) is written: one access log line and the
+   * request's metrics. `start` is `startTime()` of the request.
+   */
+  finish(req: IncomingMessage, id: string, url: string, route: string, status: number, start: number): void {
+    if (!this.accessLog && !this.metrics) return;
+    const ms = performance.now() - start;
+    this.accessLog?.write(id, req.method, url, clientAddressOf(req, this.trust), status, ms);
+    this.metrics?.request(route, 'GET', status, ms / 1000);
+  }
+
   /**
    * Answers `req` and returns true (at once, or when its answer is loaded; then, unless the answer is sent,
    * `fallback` hands the request to Fastify), or returns false having written and counted nothing.
@@ -154,7 +190,8 @@ export class FastReads {
     const url = req.url;
     if (url === undefined || req.headers['content-length'] !== undefined) return false;
     if (req.headers['transfer-encoding'] !== undefined || urlMayHoldUnstorable(url)) return false;
-    const start = this.accessLog || this.metrics ? performance.now() : 0;
+    for (const front of this.fronts) if (url.startsWith(front.prefix)) return front.handler(req, res, url, fallback);
+    const start = this.startTime();
     let answered: Answered | undefined;
     try {
       answered = this.answer(req, url);
@@ -201,11 +238,7 @@ export class FastReads {
     res.writeHead(200, headers);
     res.end(sent);
     this.served++;
-    if (this.accessLog || this.metrics) {
-      const ms = performance.now() - start;
-      this.accessLog?.write(id, req.method, url, clientAddressOf(req, this.trust), 200, ms);
-      this.metrics?.request(route.template, 'GET', 200, ms / 1000);
-    }
+    this.finish(req, id, url, route.template, 200, start);
   }
 
   private answer(req: IncomingMessage, url: string): Answered | undefined {

@@ -189,7 +189,12 @@ export class RequestLimits {
 
   /** Counts a public site page asked for from the client's address (every page, cached or not, and the 404s). */
   publicPage(request: FastifyRequest): undefined | Promise<void> {
-    return this.check(`site:${request.ip}`, this.publicPagesPerIp);
+    return this.publicPageFrom(request.ip);
+  }
+
+  /** `publicPage` of a request from `address` (the client's, as `request.ip` gives it). */
+  publicPageFrom(address: string): undefined | Promise<void> {
+    return this.check(`site:${address}`, this.publicPagesPerIp);
   }
 
   /** Resolves when counting can start (Redis connected, or given up on). */

@@ -23,6 +23,7 @@ export const MAX_BOARD_PAGE = 201;
 /** Players listed as online on the home page (the rest are counted). */
 const ONLINE_SHOWN = 100;
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /** What a page is, from its address: what the renderer needs, and the page cache's key. */
 export type PageRequest =
@@ -406,7 +407,9 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
         );
         for (const p of history?.points ?? []) points.push({ at: Date.parse(p.at), value: p.value });
       }
-      const to = this.now();
+      // The chart ends at the hour: its points are days, and a page rendered again within the hour with the same
+      // values is the same page (the same ETag, so a reader's browser revalidates it with a 304).
+      const to = Math.floor(this.now() / HOUR_MS) * HOUR_MS;
       const from = to - 30 * DAY_MS;
       const summary = chartSummary(def.display_name, points, (v) => fmt(def, v), shortDay);
       let options = '';

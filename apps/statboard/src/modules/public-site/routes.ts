@@ -4,7 +4,7 @@ import { type AdminGuards, actorOf, memberOf } from '#src/access/admin-guard.ts'
 import { ADMIN_DOC, adminErrors } from '#src/http/schemas.ts';
 import { PublicSiteRequest, PublicSiteResponse } from './schemas.ts';
 import type { PublicSiteService } from './service.ts';
-import type { SitePages } from './site-pages.ts';
+import { PAGE_ROUTES, type SitePages } from './site-pages.ts';
 
 /** `GET|PUT /admin/public-site`: every role reads the settings, admins and owners change them. */
 export function publicSiteAdminRoutes(sites: PublicSiteService, guards: AdminGuards): FastifyPluginAsyncTypebox {
@@ -48,16 +48,11 @@ export function publicSiteAdminRoutes(sites: PublicSiteService, guards: AdminGua
  */
 export function publicPageRoutes(pages: SitePages): (app: FastifyInstance) => Promise<void> {
   return async (app) => {
-    const route = (url: string, page: Parameters<SitePages['serve']>[2]) =>
+    for (const { url, kind } of PAGE_ROUTES) {
       app.get(url, { schema: { hide: true } }, (request: FastifyRequest, reply: FastifyReply) =>
-        pages.serve(request, reply, page),
+        pages.serve(request, reply, kind),
       );
-    route('/p/:slug', 'home');
-    route('/p/:slug/seasons', 'seasons');
-    route('/p/:slug/players', 'players');
-    route('/p/:slug/players/:player', 'player');
-    route('/p/:slug/leaderboards/:stat', 'board');
-    route('/p/:slug/embed/leaderboard/:stat', 'embed');
+    }
     app.get('/p/*', { schema: { hide: true } }, (request, reply) => pages.notFound(request, reply));
   };
 }

@@ -1,5 +1,7 @@
 import { hash } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { parse as parseQuery } from 'fast-querystring';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cache } from '#src/cache/cache.ts';
 import { Doorkeeper } from '#src/cache/doorkeeper.ts';
@@ -7,11 +9,35 @@ import { isDatabaseUnavailable } from '#src/db/availability.ts';
 import { AppError } from '#src/errors.ts';
 import type { Services } from '#src/feature.ts';
 import { acceptsGzip } from '#src/http/compression.ts';
-import { frameAncestors } from '#src/http/html-security.ts';
+import type { FastReads } from '#src/http/fast-reads.ts';
+import { frameAncestors, htmlSecurityHeaders } from '#src/http/html-security.ts';
+import type { Maybe } from '#src/lib/maybe.ts';
 import type { RequestLimits } from '#src/plugins/rate-limit.ts';
+import { requestIdFor } from '#src/plugins/request-id.ts';
 import { NOT_FOUND_PAGE, sitePolicy } from './html.ts';
 import { MAX_BOARD_PAGE, type PageRenderer, type PageRequest } from './pages.ts';
 import type { PublicSite } from './service.ts';
+
+type Kind = PageRequest['kind'];
+
+/** A public page's address (Fastify's template) and which page it is. */
+export interface PageRoute {
+  url: string;
+  kind: Kind;
+}
+
+/**
+ * The public pages' addresses: Fastify's routes (routes.ts) and the fast path (`SitePages.serveFast`) both match
+ * these. Every other path under `/p/` is the 404 page.
+ */
+export const PAGE_ROUTES: readonly PageRoute[] = [
+  { url: '/p/:slug', kind: 'home' },
+  { url: '/p/:slug/seasons', kind: 'seasons' },
+  { url: '/p/:slug/players', kind: 'players' },
+  { url: '/p/:slug/players/:player', kind: 'player' },
+  { url: '/p/:slug/leaderboards/:stat', kind: 'board' },
+  { url: '/p/:slug/embed/leaderboard/:stat', kind: 'embed' },
+];
 
 /** What browsers, Discord and proxies may keep a page for: the time a rendered page is kept here too. */
 export const PAGE_MAX_AGE_SECONDS = 30;
@@ -44,6 +70,14 @@ interface Ready {
   gzip: Buffer | null;
   etag: string;
   policy: string;
+  /**
+   * What every answer of the page carries beside its bytes (a 304 too): caching, `Vary`, its policy and the
+   * headers every HTML answer gets (`htmlSecurityHeaders`), its validator.
+   */
+  headers: OutgoingHttpHeaders;
+  /** `headers` with the type of the bytes, and of their gzip copy: made when first sent. */
+  plainHeaders?: OutgoingHttpHeaders;
+  gzipHeaders?: OutgoingHttpHeaders;
   /** Rendered without some of its parts for now (a rank whose board is being read): served, never kept. */
   provisional?: boolean;
 }
@@ -51,7 +85,14 @@ interface Ready {
 function ready(status: 200 | 404, html: string, policy: string): Ready {
   const body = Buffer.from(html);
   const etag = `W/"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
-  return { status, body, gzip: null, etag, policy };
+  const headers: OutgoingHttpHeaders = {
+    'cache-control': PAGE_CACHE_CONTROL,
+    vary: 'Accept-Encoding',
+    ...htmlSecurityHeaders(policy),
+    'referrer-policy': 'strict-origin-when-cross-origin',
+  };
+  if (status === 200) headers.etag = etag;
+  return { status, body, gzip: null, etag, policy, headers };
 }
 
 function gzipOf(page: Ready): Buffer {
@@ -69,7 +110,64 @@ export function matches(ifNoneMatch: string | undefined, etag: string): boolean 
   return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
 }
 
-type Kind = PageRequest['kind'];
+/** An answer to send: its status, headers (but the request id and length) and bytes (none for a 304). */
+interface Answer {
+  status: 200 | 304 | 404;
+  headers: OutgoingHttpHeaders;
+  body: Buffer | null;
+}
+
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** The answer of `page` to a request with these `If-None-Match` and `Accept-Encoding` headers. */
+function answerOf(page: Ready, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): Answer {
+  if (page.status === 200 && matches(ifNoneMatch, page.etag)) return { status: 304, headers: page.headers, body: null };
+  if (acceptEncoding !== undefined && acceptsGzip(acceptEncoding)) {
+    page.gzipHeaders ??= { ...page.headers, 'content-type': HTML_TYPE, 'content-encoding': 'gzip' };
+    return { status: page.status, headers: page.gzipHeaders, body: gzipOf(page) };
+  }
+  page.plainHeaders ??= { ...page.headers, 'content-type': HTML_TYPE };
+  return { status: page.status, headers: page.plainHeaders, body: page.body };
+}
+
+/**
+ * The longest path parameter Fastify's router takes (find-my-way's `maxParamLength`): a path with a longer one is
+ * left to Fastify.
+ */
+const MAX_PARAM_LENGTH = 100;
+
+const ROUTE_SEGMENTS = PAGE_ROUTES.map((route) => ({ route, segments: route.url.split('/') }));
+
+/**
+ * The page route `path` is and its parameters (decoded as Fastify's router decodes them), or null: another path,
+ * or one the fast path leaves to Fastify (a parameter empty, too long or not decodable, a trailing slash).
+ */
+export function matchPage(path: string): { route: PageRoute; params: Record<string, string> } | null {
+  const segments = path.split('/');
+  for (const { route, segments: template } of ROUTE_SEGMENTS) {
+    if (template.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    let same = true;
+    for (let i = 0; i < template.length && same; i++) {
+      const t = template[i]!;
+      const s = segments[i]!;
+      if (t.startsWith(':')) {
+        if (s === '' || s.length > MAX_PARAM_LENGTH) return null;
+        let value = s;
+        if (s.includes('%')) {
+          try {
+            value = decodeURIComponent(s);
+          } catch {
+            return null;
+          }
+        }
+        params[t.slice(1)] = value;
+      } else same = t === s;
+    }
+    if (same) return { route, params };
+  }
+  return null;
+}
 
 function one(value: unknown): string | null {
   const v = Array.isArray(value) ? value[0] : value;
@@ -128,6 +226,8 @@ export function pageRequest(
  */
 export class SitePages {
   private readonly cache: Cache<string, Ready> | null;
+  /** Requests the fast path took and handed to Fastify, with the page it started (or the error to send). */
+  private readonly handedOver = new WeakMap<IncomingMessage, Promise<Ready>>();
 
   constructor(
     private readonly services: Services,
@@ -168,28 +268,115 @@ export class SitePages {
     });
   }
 
+  /**
+   * A page request through Fastify: counted against the address's limit, then the page (see `pageFor`). A request
+   * the fast path took and handed over (`serveFast`) is answered with what it started, counted once.
+   */
   async serve(request: FastifyRequest, reply: FastifyReply, kind: Kind): Promise<FastifyReply> {
+    const handed = this.handedOver.get(request.raw);
+    if (handed !== undefined) return this.send(request, reply, await handed);
     const wait = this.limits.publicPage(request);
     if (wait) await wait;
-    const params = request.params as Record<string, string>;
-    const site = await this.services.publicSite.find(params.slug ?? '');
-    if (!site?.settings.enabled) return this.send(request, reply, NOT_FOUND);
-    const req = pageRequest(kind, params, request.query as Record<string, unknown>);
-    if (req === null) return this.send(request, reply, NOT_FOUND);
+    const page = await this.pageFor(
+      kind,
+      request.params as Record<string, string>,
+      request.query as Record<string, unknown>,
+    );
+    return this.send(request, reply, page);
+  }
+
+  /**
+   * A page request before Fastify builds its request (`FastReads.under`): the same steps as `serve` with the same
+   * code (the address's limit, the page, its headers and the headers every HTML answer gets, the request id, one
+   * access log line, metrics), on the raw request. A path that is not exactly one of `PAGE_ROUTES` is left to
+   * Fastify (false). An error to report (over the limit, the database away with no page to serve) is handed to
+   * Fastify's route, which sends it in the documented shape. A property test holds both paths to the same answers
+   * (test/public-site/fast-pages.test.ts).
+   */
+  serveFast(req: IncomingMessage, res: ServerResponse, url: string, front: FastReads, fallback: () => void): boolean {
+    // As Fastify's router: the path ends at `?`, `;` or `#`; anything but `?` there goes to Fastify.
+    const end = url.search(/[?;#]/);
+    if (end >= 0 && url[end] !== '?') return false;
+    const matched = matchPage(end < 0 ? url : url.slice(0, end));
+    if (matched === null) return false;
+    const start = front.startTime();
+    const id = requestIdFor(req);
+    const { route, params } = matched;
+    let answer: Maybe<Ready>;
+    try {
+      const wait = this.limits.publicPageFrom(front.addressOf(req));
+      const query = parseQuery(end < 0 ? '' : url.slice(end + 1)) as Record<string, unknown>;
+      answer = wait
+        ? wait.then(() => this.pageFor(route.kind, params, query))
+        : this.pageFor(route.kind, params, query);
+    } catch (err) {
+      answer = Promise.reject(err);
+    }
+    if (!(answer instanceof Promise)) {
+      this.write(req, res, url, answer, id, route.url, start, front);
+      return true;
+    }
+    const handOver = () => {
+      this.handedOver.set(req, answer);
+      fallback();
+    };
+    answer.then((page) => {
+      if (front.active) this.write(req, res, url, page, id, route.url, start, front);
+      else handOver();
+    }, handOver);
+    return true;
+  }
+
+  /** The page (or the 404 page) of a request for `kind` with these path parameters and query. */
+  private pageFor(kind: Kind, params: Record<string, string>, query: Record<string, unknown>): Maybe<Ready> {
+    const site = this.services.publicSite.find(params.slug ?? '');
+    return site instanceof Promise
+      ? site.then((found) => this.pageOf(found, kind, params, query))
+      : this.pageOf(site, kind, params, query);
+  }
+
+  /**
+   * The page rendered within the last PAGE_MAX_AGE_SECONDS, or rendered now; when the database is busy or away,
+   * the page as it was up to STALE_IF_ERROR_MS ago rather than a 503.
+   */
+  private pageOf(
+    site: PublicSite | null,
+    kind: Kind,
+    params: Record<string, string>,
+    query: Record<string, unknown>,
+  ): Maybe<Ready> {
+    if (!site?.settings.enabled) return NOT_FOUND;
+    const req = pageRequest(kind, params, query);
+    if (req === null) return NOT_FOUND;
     const key = `${site.workspaceId}|${site.version}|${JSON.stringify(req)}`;
     const build = () => this.build(site, req);
-    let page: Ready;
-    try {
-      page = this.cache
-        ? (this.cache.peek(key) ?? (await this.cache.get(key, build, (r) => !r.provisional)))
-        : await build();
-    } catch (err) {
-      // The database busy or away: the page as it was up to STALE_IF_ERROR_MS ago rather than a 503.
+    const page = this.cache ? (this.cache.peek(key) ?? this.cache.get(key, build, (r) => !r.provisional)) : build();
+    if (!(page instanceof Promise)) return page;
+    return page.catch((err: unknown) => {
       const stale = isUnavailable(err) ? this.cache?.stale(key, STALE_IF_ERROR_MS) : undefined;
       if (stale === undefined) throw err;
-      page = stale;
-    }
-    return this.send(request, reply, page);
+      return stale;
+    });
+  }
+
+  /** Writes `page`'s answer on the raw response, as `send` does through Fastify, and what Fastify's hooks log. */
+  private write(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: string,
+    page: Ready,
+    id: string,
+    route: string,
+    start: number,
+    front: FastReads,
+  ): void {
+    const a = answerOf(page, req.headers['if-none-match'], req.headers['accept-encoding']);
+    const headers: OutgoingHttpHeaders = { ...a.headers, 'x-request-id': id };
+    if (a.body !== null) headers['content-length'] = a.body.length;
+    res.writeHead(a.status, headers);
+    res.end(a.body ?? undefined);
+    front.served++;
+    front.finish(req, id, url, route, a.status, start);
   }
 
   /** Any other path under `/p/`: the 404 page (counted against the limit too). */
@@ -203,22 +390,14 @@ export class SitePages {
     const { html, provisional } = await this.renderer.render(site, req);
     if (html === null) return NOT_FOUND;
     const policy = sitePolicy(req.kind === 'embed' ? frameAncestors(site.settings.embed_origins) : null);
-    return { ...ready(200, html, policy), provisional };
+    const page = ready(200, html, policy);
+    if (provisional) page.provisional = true;
+    return page;
   }
 
   private send(request: FastifyRequest, reply: FastifyReply, page: Ready): FastifyReply {
-    reply
-      .header('cache-control', PAGE_CACHE_CONTROL)
-      .header('vary', 'Accept-Encoding')
-      .header('content-security-policy', page.policy)
-      .header('referrer-policy', 'strict-origin-when-cross-origin');
-    if (page.status === 200) {
-      reply.header('etag', page.etag);
-      if (matches(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
-    }
-    reply.code(page.status).type('text/html; charset=utf-8');
-    const accept = request.headers['accept-encoding'];
-    if (accept !== undefined && acceptsGzip(accept)) return reply.header('content-encoding', 'gzip').send(gzipOf(page));
-    return reply.send(page.body);
+    const a = answerOf(page, request.headers['if-none-match'], request.headers['accept-encoding']);
+    reply.code(a.status).headers(a.headers);
+    return a.body === null ? reply.send() : reply.send(a.body);
   }
 }
