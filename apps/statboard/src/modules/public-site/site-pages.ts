@@ -85,14 +85,27 @@ interface Ready {
 function ready(status: 200 | 404, html: string, policy: string): Ready {
   const body = Buffer.from(html);
   const etag = `W/"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
-  const headers: OutgoingHttpHeaders = {
-    'cache-control': PAGE_CACHE_CONTROL,
-    vary: 'Accept-Encoding',
-    ...htmlSecurityHeaders(policy),
-    'referrer-policy': 'strict-origin-when-cross-origin',
-  };
+  const headers: OutgoingHttpHeaders = { ...headersOf(policy) };
   if (status === 200) headers.etag = etag;
   return { status, body, gzip: null, etag, policy, headers };
+}
+
+/** The headers of pages with `policy` but their validator, by policy (a site's pages have one or two). */
+const policyHeaders = new Map<string, OutgoingHttpHeaders>();
+
+function headersOf(policy: string): OutgoingHttpHeaders {
+  let headers = policyHeaders.get(policy);
+  if (headers === undefined) {
+    if (policyHeaders.size >= 1000) policyHeaders.clear();
+    headers = {
+      'cache-control': PAGE_CACHE_CONTROL,
+      vary: 'Accept-Encoding',
+      ...htmlSecurityHeaders(policy),
+      'referrer-policy': 'strict-origin-when-cross-origin',
+    };
+    policyHeaders.set(policy, headers);
+  }
+  return headers;
 }
 
 function gzipOf(page: Ready): Buffer {
