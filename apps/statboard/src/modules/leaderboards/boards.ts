@@ -31,6 +31,13 @@ export interface BoardRef {
   column?: repo.Column;
 }
 
+/** The key of a season's network boards of one column, in `slottedStats`. */
+function groupKey(workspaceId: string, seasonId: string, column: repo.Column): string {
+  return `${workspaceId}|${seasonId}|${column}`;
+}
+
+const NONE_SLOTTED: ReadonlySet<string> = new Set();
+
 /** A board's key among the slots. */
 function slotKey(ref: BoardRef): string {
   return `${ref.workspaceId}|${ref.seasonId}|${ref.statId}${ref.serverId ? `|${ref.serverId}` : ''}${ref.column === 'gain' ? '|gain' : ''}`;
@@ -87,6 +94,11 @@ const MAX_PENDING = 1_000;
  */
 export class BoardCache {
   private readonly slots = new Map<string, Slot>();
+  /**
+   * The statistics (ids) with a slot among the network boards, by `workspace|season|column` (see `slotted`): a
+   * board not among them is not held, and a page need not look for it.
+   */
+  private readonly slottedStats = new Map<string, Set<string>>();
   private readonly caching: boolean;
   private readonly meter: CacheMeter | null;
   /**
@@ -110,6 +122,14 @@ export class BoardCache {
     this.meter = this.caching ? changes.meter('rank_board') : null;
     changes.onChange((c) => this.forget(c));
     if (this.caching) changes.bus.wantDetail(() => this.compactStats());
+  }
+
+  /**
+   * The statistics (ids) whose network board of the season's `column` has a slot (loaded, loading or stale): every
+   * board `ready` may return is among them. Empty when none.
+   */
+  slotted(workspaceId: string, seasonId: string, column: repo.Column): ReadonlySet<string> {
+    return this.slottedStats.get(groupKey(workspaceId, seasonId, column)) ?? NONE_SLOTTED;
   }
 
   /**
@@ -161,6 +181,12 @@ export class BoardCache {
         lost: false,
       };
       this.slots.set(key, slot);
+      if (!ref.serverId) {
+        const group = groupKey(ref.workspaceId, ref.seasonId, ref.column ?? 'value');
+        let stats = this.slottedStats.get(group);
+        if (stats === undefined) this.slottedStats.set(group, (stats = new Set()));
+        stats.add(ref.statId);
+      }
     } else {
       // Most recently read last: the map's order is the eviction order.
       this.slots.delete(key);
@@ -414,12 +440,19 @@ export class BoardCache {
         total.bytes -= slot.board.size * RANK_BOARD_BYTES_PER_ENTRY;
       } else if (slot.board) total.bytes -= slot.board.bytes;
       this.slots.delete(key);
+      if (!slot.ref.serverId) {
+        const group = groupKey(slot.ref.workspaceId, slot.ref.seasonId, slot.ref.column ?? 'value');
+        const stats = this.slottedStats.get(group);
+        stats?.delete(slot.ref.statId);
+        if (stats?.size === 0) this.slottedStats.delete(group);
+      }
     }
   }
 
   private forget(c: Change | null): void {
     if (c === null) {
       this.slots.clear();
+      this.slottedStats.clear();
       return;
     }
     if (c.topic === 'key' || c.topic === 'server' || c.topic === 'roster' || c.topic === 'session') return;

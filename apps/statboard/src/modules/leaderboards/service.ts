@@ -315,6 +315,15 @@ export class LeaderboardService {
   }
 
   /**
+   * The statistics (ids) whose boards of `season` `rankInMemory` may find in memory for `key`: it finds none of any
+   * other (nor any for a key restricted to players or servers).
+   */
+  mayRankInMemory(key: AuthKey, season: Season): ReadonlySet<string> {
+    if (restrictsPlayers(key) || restrictsServers(key)) return NO_STATS;
+    return this.boards.slotted(key.workspaceId, season.id, columnOf(season));
+  }
+
+  /**
    * A public player's rank for a page beside the value it has read, when `rankInMemory` had none (the board not ready
    * at once): the board refreshed or, while it is being read, once it is (up to LOAD_WAIT_MS); 'later' when it is
    * still being read then (the page shows no rank yet and is not kept). A page never counts a board that is to be
@@ -685,6 +694,8 @@ function heldRank(board: HeldBoard, uuid: string, value: number): { rank: number
   }
   return { rank: board.better(value) + 1, total: board.size };
 }
+
+const NO_STATS: ReadonlySet<string> = new Set();
 
 /** The column a season's boards rank: its scoring's. */
 export function columnOf(season: Season): repo.Column {

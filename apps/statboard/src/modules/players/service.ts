@@ -211,7 +211,7 @@ export class PlayerService {
   async publicValuesOf(
     key: AuthKey,
     found: repo.PlayerValuesRow | null,
-  ): Promise<{ player: Player; stats: { key: string; value: number }[] }> {
+  ): Promise<{ player: Player; stats: { key: string; id: string; value: number }[] }> {
     const row = visible(found);
     const stats = await this.withKeys(key, (known, skip) => publicValues(row.values, known, skip));
     return { player: toPlayer(row), stats };

@@ -64,6 +64,8 @@ function dateOf(day: number): Buffer {
 
 /** A public value of the text, as PostgreSQL wrote it (ASCII), with its definition's head. */
 interface Found {
+  /** The definition's id. */
+  id: string;
   head: Head;
   text: string;
   ms: number;
@@ -84,19 +86,22 @@ function publicFound(values: string | null, keys: StatKeys, skipUnknown: boolean
       if (skipUnknown) continue;
       return null;
     }
-    if (h.public) found.push({ head: h, text: parts[i + 1]!, ms: Number(parts[i + 2]) });
+    if (h.public) found.push({ id: parts[i]!, head: h, text: parts[i + 1]!, ms: Number(parts[i + 2]) });
   }
   return found.sort((a, b) => a.head.order - b.head.order);
 }
 
-/** The public values as numbers, keys and values only (what a public page shows), or null as `statsAnswer`. */
+/**
+ * The public values as numbers, with their statistics' keys and ids (what a public page shows), or null as
+ * `statsAnswer`.
+ */
 export function publicValues(
   values: string | null,
   keys: StatKeys,
   skipUnknown = false,
-): { key: string; value: number }[] | null {
+): { key: string; id: string; value: number }[] | null {
   const found = publicFound(values, keys, skipUnknown);
-  return found === null ? null : found.map((f) => ({ key: f.head.key, value: Number(f.text) }));
+  return found === null ? null : found.map((f) => ({ key: f.head.key, id: f.id, value: Number(f.text) }));
 }
 
 /** PostgreSQL's JSON quotes a float8 whose text is not a JSON number. */

@@ -41,8 +41,14 @@ type OnlineAnswer = {
   data: { player: { uuid: string; username: string }; server: { name: string } }[];
 };
 type StatsAnswer = Static<typeof PlayerStatsResponse>;
-/** What a player page shows of `GET /players/{uuid}/stats`: the player, its public values' keys and numbers. */
-type PageValues = { player: { uuid: string; username: string }; stats: { key: string; value: number }[] };
+/**
+ * What a player page shows of `GET /players/{uuid}/stats`: the player, its public values' keys and numbers (and
+ * their statistics' ids, when read with them).
+ */
+type PageValues = {
+  player: { uuid: string; username: string };
+  stats: { key: string; value: number; id?: string }[];
+};
 
 const dates = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 const shortDates = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
@@ -363,10 +369,10 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
     const player = values.player;
     const username = player.username;
     // The public statistics of the answer, by key (in its order).
-    const stats = new Map<string, { value: number; stat: StatParts }>();
+    const stats = new Map<string, { value: number; stat: StatParts; id: string | undefined }>();
     for (const v of values.stats) {
       const stat = ctx.parts.get(v.key);
-      if (stat) stats.set(v.key, { value: v.value, stat });
+      if (stat) stats.set(v.key, { value: v.value, stat, id: v.id });
     }
     // Ranks of the featured statistics (each a lookup in a rank board): what the home page ranks players by.
     const ranked = ctx.site.settings.featured_stats.filter((k) => stats.has(k));
@@ -377,7 +383,10 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
     // must not cost 100 rank reads.
     const ranks = new Map<string, { rank: number; total: number }>();
     const asked: { def: DefinitionRow; value: number }[] = [];
-    for (const [stat, { value }] of stats) {
+    // Boards that are not in memory at all are not looked for (most statistics' boards, on most sites).
+    const inMemory = this.s.leaderboards.mayRankInMemory(ctx.key, season);
+    for (const [stat, { value, id }] of stats) {
+      if (id !== undefined && !inMemory.has(id) && !ranked.includes(stat)) continue;
       const found = this.s.leaderboards.definition(ctx.key.workspaceId, stat);
       const def = found instanceof Promise ? await found : found;
       const held = this.s.leaderboards.rankInMemory(ctx.key, season, def, player.uuid, value);
