@@ -184,7 +184,10 @@ export class BoardCache {
       if (!ref.serverId) {
         const group = groupKey(ref.workspaceId, ref.seasonId, ref.column ?? 'value');
         let stats = this.slottedStats.get(group);
-        if (stats === undefined) this.slottedStats.set(group, (stats = new Set()));
+        if (stats === undefined) {
+          stats = new Set();
+          this.slottedStats.set(group, stats);
+        }
         stats.add(ref.statId);
       }
     } else {
