@@ -94,34 +94,8 @@ const METER: UnitWords = { short: 'm', one: 'meter', many: 'meters' };
 const KILOMETER: UnitWords = { short: 'km', one: 'kilometer', many: 'kilometers' };
 const HEART: UnitWords = { short: '♥', one: 'heart', many: 'hearts' };
 
-/** Writes a number ≥ 0 for a locale: `Intl.NumberFormat`'s `format`, or the same text made faster (`tenths`). */
-type Digits = (n: number) => string;
-
-/** A locale's numbers with at most one decimal: en-US's written by `tenths`, others by `Intl.NumberFormat`. */
-function oneDecimal(locale: string): Digits {
-  if (locale === 'en-US') return tenths;
-  const f = number(locale, 1);
-  return (n) => f.format(n);
-}
-
-const EN_US_TENTHS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-
-/**
- * `n` ≥ 0 as `Intl.NumberFormat('en-US', { maximumFractionDigits: 1 })` writes it ("1,234.5"), without its cost for
- * whole numbers and numbers of tenths (what times, distances and hearts are rounded to); anything else (more
- * decimals, -0, beyond 2^53) through it. A property test holds the two to the same text.
- */
-function tenths(n: number): string {
-  if (Object.is(n, -0)) return EN_US_TENTHS.format(n);
-  if (Number.isSafeInteger(n)) return groupedInteger(n);
-  const t = n * 10;
-  if (!Number.isSafeInteger(t) || t < 0) return EN_US_TENTHS.format(n);
-  const digit = t % 10;
-  return digit === 0 ? groupedInteger(t / 10) : `${groupedInteger((t - digit) / 10)}.${digit}`;
-}
-
-function part(n: number, words: UnitWords, long: boolean, f: Digits): string {
-  return `${f(n)} ${long ? (n === 1 ? words.one : words.many) : words.short}`;
+function part(n: number, words: UnitWords, long: boolean, f: Intl.NumberFormat): string {
+  return `${f.format(n)} ${long ? (n === 1 ? words.one : words.many) : words.short}`;
 }
 
 /** Rounded to one decimal under 10, else to a whole number ("3.2", "45"). */
@@ -133,7 +107,7 @@ function precise(n: number): number {
  * A duration in its two largest units, rounded to the smaller one, which is left out when zero ("12 h 5 min",
  * "2 h", "3 min 20 s", "45 s"); rounding that reaches the next unit moves up to it (59.8 s is "1 min").
  */
-function duration(seconds: number, long: boolean, f: Digits): string {
+function duration(seconds: number, long: boolean, f: Intl.NumberFormat): string {
   const s = precise(seconds);
   if (s < 60) return part(s, SECOND, long, f);
   const pair = (big: number, bigWords: UnitWords, small: number, smallWords: UnitWords) =>
@@ -146,7 +120,7 @@ function duration(seconds: number, long: boolean, f: Digits): string {
 }
 
 /** A duration in its largest unit with one decimal ("12.1 h"), for axes where a pair of units is too wide. */
-function durationAxis(seconds: number, f: Digits): string {
+function durationAxis(seconds: number, f: Intl.NumberFormat): string {
   if (seconds < 60) return part(seconds, SECOND, false, f);
   if (seconds < 3600) return part(seconds / 60, MINUTE, false, f);
   if (seconds < 86_400) return part(seconds / 3600, HOUR, false, f);
@@ -155,7 +129,7 @@ function durationAxis(seconds: number, f: Digits): string {
 
 /** Centimeters under a meter, meters under a kilometer, else kilometers ("35 cm", "120 m", "3.4 km"). */
 function distance(cm: number, long: boolean, locale: string): string {
-  const f1 = oneDecimal(locale);
+  const f1 = number(locale, 1);
   if (Math.round(cm) < 100) return part(Math.round(cm), CENTIMETER, long, f1);
   const m = precise(cm / 100);
   if (m < 1000) return part(m, METER, long, f1);
@@ -181,14 +155,14 @@ export function formatStatValue(value: number, unit: StatUnit, options: FormatSt
   switch (unit) {
     case 'ticks':
       return style === 'axis'
-        ? durationAxis(value / TICKS_PER_SECOND, oneDecimal(locale))
-        : duration(value / TICKS_PER_SECOND, long, oneDecimal(locale));
+        ? durationAxis(value / TICKS_PER_SECOND, number(locale, 1))
+        : duration(value / TICKS_PER_SECOND, long, number(locale, 1));
     case 'cm':
       return distance(value, long, locale);
     case 'damage': {
       const hearts = value / DAMAGE_PER_HEART;
       if (style === 'axis') return `${number(locale, 1, true).format(hearts)} ${HEART.short}`;
-      return part(Math.round(hearts * 10) / 10, HEART, long, oneDecimal(locale));
+      return part(Math.round(hearts * 10) / 10, HEART, long, number(locale, 1));
     }
     default:
       if (style === 'axis') return number(locale, 1, true).format(value);
