@@ -127,6 +127,22 @@ describe('rank boards within their budget', () => {
     }
   });
 
+  it('knows which statistics it may hold a board of, by season and column: a page looks for ranks in those only', async () => {
+    const cache = new BoardCache(ctx.db, new Changes(ChangeBus.local(), true), 10);
+    const slotted = (column: 'value' | 'gain') => new Set(cache.slotted(fx.workspaceId, fx.seasonId, column));
+    expect(slotted('value')).toEqual(new Set());
+    const board = await settle(cache, refs.a!);
+    expect(board?.size).toBe(6);
+    expect(slotted('value')).toEqual(new Set([refs.a!.statId]));
+    expect(slotted('gain')).toEqual(new Set());
+    // A board asked for that does not fit now is on its way, not held: among them, and `ready` has none of it.
+    expect(await settle(cache, refs.b!)).toBeNull();
+    expect(slotted('value')).toEqual(new Set([refs.a!.statId, refs.b!.statId]));
+    expect(cache.ready(refs.b!)).toBeUndefined();
+    // Every board `ready` returns is among them.
+    expect(cache.ready(refs.a!)).toBe(board);
+  });
+
   it('holds nothing without a budget', async () => {
     const cache = new BoardCache(ctx.db, new Changes(ChangeBus.local(), true), 0);
     expect(await settle(cache, refs.a!)).toBeNull();
