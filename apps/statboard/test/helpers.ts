@@ -75,6 +75,8 @@ export interface HttpAnswer {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body's bytes, as sent (gzip stays gzip). */
+  rawPayload: Buffer;
   // biome-ignore lint/suspicious/noExplicitAny: typed as inject()'s answers, which the tests are written against
   json<T = any>(): T;
 }
@@ -105,11 +107,13 @@ export function overHttp(base: string, req: HttpRequest): Promise<HttpAnswer> {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8');
+          const rawPayload = Buffer.concat(chunks);
+          const body = rawPayload.toString('utf8');
           resolve({
             statusCode: res.statusCode ?? 0,
             headers: res.headers,
             body,
+            rawPayload,
             json: <T>() => JSON.parse(body) as T,
           });
         });

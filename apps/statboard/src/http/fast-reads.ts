@@ -172,12 +172,20 @@ export class FastReads {
 
   /**
    * What Fastify's hooks do once an answer of `route` (its template) is written: one access log line and the
-   * request's metrics. `start` is `startTime()` of the request.
+   * request's metrics. `start` is `startTime()` of the request; `address` its client's (`addressOf`), when known.
    */
-  finish(req: IncomingMessage, id: string, url: string, route: string, status: number, start: number): void {
+  finish(
+    req: IncomingMessage,
+    id: string,
+    url: string,
+    route: string,
+    status: number,
+    start: number,
+    address?: string,
+  ): void {
     if (!this.accessLog && !this.metrics) return;
     const ms = performance.now() - start;
-    this.accessLog?.write(id, req.method, url, clientAddressOf(req, this.trust), status, ms);
+    this.accessLog?.write(id, req.method, url, address ?? this.addressOf(req), status, ms);
     this.metrics?.request(route, 'GET', status, ms / 1000);
   }
 
@@ -242,16 +250,13 @@ export class FastReads {
   }
 
   private answer(req: IncomingMessage, url: string): Answered | undefined {
-    // As Fastify's router: the path ends at `?`, `;` or `#`; anything but `?` there goes to Fastify.
-    const end = url.search(/[?;#]/);
-    if (end >= 0 && url[end] !== '?') return undefined;
-    const path = end < 0 ? url : url.slice(0, end);
-    if (path.includes('%')) return undefined;
-    const segments = path.split('/');
+    const parts = splitUrl(url);
+    if (parts === null || parts.path.includes('%')) return undefined;
+    const segments = parts.path.split('/');
     for (const route of this.routes) {
       const params = matchPath(route.segments, segments);
       if (params === null) continue;
-      const query = parseQuery(end < 0 ? '' : url.slice(end + 1));
+      const query = parseQuery(parts.query);
       if (route.validateParams && !route.validateParams(params)) return undefined;
       if (route.validateQuery && !route.validateQuery(query)) return undefined;
       const token = bearerTokenOf(req.headers.authorization);
@@ -278,16 +283,40 @@ export class FastReads {
   }
 }
 
-/** The path parameters when `segments` matches the route's (static parts equal, parameters non-empty). */
-function matchPath(route: readonly string[], segments: readonly string[]): Record<string, string> | null {
+/**
+ * A request URL's path and query string as Fastify's router reads them: the path ends at `?`, `;` or `#`; null
+ * when it ends at anything but `?` (such a request goes to Fastify).
+ */
+export function splitUrl(url: string): { path: string; query: string } | null {
+  const end = url.search(/[?;#]/);
+  if (end < 0) return { path: url, query: '' };
+  return url[end] === '?' ? { path: url.slice(0, end), query: url.slice(end + 1) } : null;
+}
+
+/**
+ * The longest path parameter Fastify's router takes (find-my-way's `maxParamLength`): a path with a longer one
+ * matches no route here and goes to Fastify.
+ */
+const MAX_PARAM_LENGTH = 100;
+
+/**
+ * The path parameters when `segments` (a path split on `/`) matches the route's: static parts equal, parameters
+ * non-empty, at most MAX_PARAM_LENGTH characters and decoded as Fastify's router decodes them (null, as for no
+ * match, when one cannot be).
+ */
+export function matchPath(route: readonly string[], segments: readonly string[]): Record<string, string> | null {
   if (route.length !== segments.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < route.length; i++) {
     const r = route[i]!;
     const s = segments[i]!;
     if (r.startsWith(':')) {
-      if (s === '') return null;
-      params[r.slice(1)] = s;
+      if (s === '' || s.length > MAX_PARAM_LENGTH) return null;
+      try {
+        params[r.slice(1)] = s.includes('%') ? decodeURIComponent(s) : s;
+      } catch {
+        return null;
+      }
     } else if (r !== s) {
       return null;
     }

@@ -1,4 +1,3 @@
-import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -9,7 +8,7 @@ import { ChangeBus } from '#src/cache/bus.ts';
 import { buildServices, type Services } from '#src/services.ts';
 import type { Team } from '../admin/support/team.ts';
 import type { World } from '../admin/support/world.ts';
-import { ACTOR, createTestDb, seedWorkspace, type TestDb, testConfig } from '../helpers.ts';
+import { ACTOR, createTestDb, overHttp, seedWorkspace, type TestDb, testConfig } from '../helpers.ts';
 import { HIDDEN_PLAYER, PLAY_TIME, SECRET_STAT, type SiteData, STONE, seedSiteData, WALKED } from './support.ts';
 
 // Public pages are answered before Fastify routes them (SitePages.serveFast) when the fast path is on. These tests
@@ -22,24 +21,15 @@ interface Answer {
   body: string;
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-
-function get(base: string, path: string, headers: Record<string, string>): Promise<Answer> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, method: 'GET', headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const raw = Buffer.concat(chunks);
-        const body = res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body.toString('utf8') });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+/** A GET over real HTTP, its body unzipped when it came gzipped. */
+async function get(base: string, path: string, headers: Record<string, string>): Promise<Answer> {
+  const res = await overHttp(base, { url: path, headers });
+  const gzipped = res.headers['content-encoding'] === 'gzip';
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    body: gzipped ? gunzipSync(res.rawPayload).toString() : res.body,
+  };
 }
 
 /** Everything but the Date header, which may tick between the two answers. */
@@ -95,7 +85,6 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  agent.destroy();
   await hot?.close();
   await plain?.close();
   await services?.flush().catch(() => undefined);

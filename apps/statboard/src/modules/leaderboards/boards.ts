@@ -36,7 +36,8 @@ function groupKey(workspaceId: string, seasonId: string, column: repo.Column): s
   return `${workspaceId}|${seasonId}|${column}`;
 }
 
-const NONE_SLOTTED: ReadonlySet<string> = new Set();
+/** No statistics (what `slotted` answers for a season and column with no board). */
+export const NO_STATS: ReadonlySet<string> = new Set();
 
 /** A board's key among the slots. */
 function slotKey(ref: BoardRef): string {
@@ -129,7 +130,7 @@ export class BoardCache {
    * board `ready` may return is among them. Empty when none.
    */
   slotted(workspaceId: string, seasonId: string, column: repo.Column): ReadonlySet<string> {
-    return this.slottedStats.get(groupKey(workspaceId, seasonId, column)) ?? NONE_SLOTTED;
+    return this.slottedStats.get(groupKey(workspaceId, seasonId, column)) ?? NO_STATS;
   }
 
   /**
@@ -181,15 +182,7 @@ export class BoardCache {
         lost: false,
       };
       this.slots.set(key, slot);
-      if (!ref.serverId) {
-        const group = groupKey(ref.workspaceId, ref.seasonId, ref.column ?? 'value');
-        let stats = this.slottedStats.get(group);
-        if (stats === undefined) {
-          stats = new Set();
-          this.slottedStats.set(group, stats);
-        }
-        stats.add(ref.statId);
-      }
+      this.noteSlot(ref, true);
     } else {
       // Most recently read last: the map's order is the eviction order.
       this.slots.delete(key);
@@ -443,12 +436,23 @@ export class BoardCache {
         total.bytes -= slot.board.size * RANK_BOARD_BYTES_PER_ENTRY;
       } else if (slot.board) total.bytes -= slot.board.bytes;
       this.slots.delete(key);
-      if (!slot.ref.serverId) {
-        const group = groupKey(slot.ref.workspaceId, slot.ref.seasonId, slot.ref.column ?? 'value');
-        const stats = this.slottedStats.get(group);
-        stats?.delete(slot.ref.statId);
-        if (stats?.size === 0) this.slottedStats.delete(group);
+      this.noteSlot(slot.ref, false);
+    }
+  }
+
+  /** Keeps `slottedStats` with the slots: a network board's slot made (`made`) or dropped. */
+  private noteSlot(ref: BoardRef, made: boolean): void {
+    if (ref.serverId) return;
+    const group = groupKey(ref.workspaceId, ref.seasonId, ref.column ?? 'value');
+    let stats = this.slottedStats.get(group);
+    if (made) {
+      if (stats === undefined) {
+        stats = new Set();
+        this.slottedStats.set(group, stats);
       }
+      stats.add(ref.statId);
+    } else if (stats?.delete(ref.statId) && stats.size === 0) {
+      this.slottedStats.delete(group);
     }
   }
 

@@ -11,7 +11,7 @@ import { isoRequired } from '#src/lib/time.ts';
 import { permittedPlayer, toPlayer } from '#src/modules/players/service.ts';
 import type { Season, SeasonService } from '#src/modules/seasons/service.ts';
 import type { ServerService } from '#src/modules/servers/service.ts';
-import { type BoardCache, type BoardRef, boardEntry, type HeldBoard } from './boards.ts';
+import { type BoardCache, type BoardRef, boardEntry, type HeldBoard, NO_STATS } from './boards.ts';
 import type { CompactBoard } from './compact-board.ts';
 import { type BoardEntry, entryTail, RankBoard } from './rank-board.ts';
 import { clampLimit, competitionRanks } from './ranking.ts';
@@ -694,8 +694,6 @@ function heldRank(board: HeldBoard, uuid: string, value: number): { rank: number
   }
   return { rank: board.better(value) + 1, total: board.size };
 }
-
-const NO_STATS: ReadonlySet<string> = new Set();
 
 /** The column a season's boards rank: its scoring's. */
 export function columnOf(season: Season): repo.Column {

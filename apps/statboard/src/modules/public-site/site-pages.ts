@@ -9,7 +9,7 @@ import { isDatabaseUnavailable } from '#src/db/availability.ts';
 import { AppError } from '#src/errors.ts';
 import type { Services } from '#src/feature.ts';
 import { acceptsGzip } from '#src/http/compression.ts';
-import type { FastReads } from '#src/http/fast-reads.ts';
+import { type FastReads, matchPath, splitUrl } from '#src/http/fast-reads.ts';
 import { frameAncestors, htmlSecurityHeaders } from '#src/http/html-security.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import type { RequestLimits } from '#src/plugins/rate-limit.ts';
@@ -69,7 +69,6 @@ interface Ready {
   body: Buffer;
   gzip: Buffer | null;
   etag: string;
-  policy: string;
   /**
    * What every answer of the page carries beside its bytes (a 304 too): caching, `Vary`, its policy and the
    * headers every HTML answer gets (`htmlSecurityHeaders`), its validator.
@@ -87,7 +86,7 @@ function ready(status: 200 | 404, html: string, policy: string): Ready {
   const etag = `W/"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
   const headers: OutgoingHttpHeaders = { ...headersOf(policy) };
   if (status === 200) headers.etag = etag;
-  return { status, body, gzip: null, etag, policy, headers };
+  return { status, body, gzip: null, etag, headers };
 }
 
 /** The headers of pages with `policy` but their validator, by policy (a site's pages have one or two). */
@@ -143,44 +142,7 @@ function answerOf(page: Ready, ifNoneMatch: string | undefined, acceptEncoding: 
   return { status: page.status, headers: page.plainHeaders, body: page.body };
 }
 
-/**
- * The longest path parameter Fastify's router takes (find-my-way's `maxParamLength`): a path with a longer one is
- * left to Fastify.
- */
-const MAX_PARAM_LENGTH = 100;
-
 const ROUTE_SEGMENTS = PAGE_ROUTES.map((route) => ({ route, segments: route.url.split('/') }));
-
-/**
- * The page route `path` is and its parameters (decoded as Fastify's router decodes them), or null: another path,
- * or one the fast path leaves to Fastify (a parameter empty, too long or not decodable, a trailing slash).
- */
-export function matchPage(path: string): { route: PageRoute; params: Record<string, string> } | null {
-  const segments = path.split('/');
-  for (const { route, segments: template } of ROUTE_SEGMENTS) {
-    if (template.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    let same = true;
-    for (let i = 0; i < template.length && same; i++) {
-      const t = template[i]!;
-      const s = segments[i]!;
-      if (t.startsWith(':')) {
-        if (s === '' || s.length > MAX_PARAM_LENGTH) return null;
-        let value = s;
-        if (s.includes('%')) {
-          try {
-            value = decodeURIComponent(s);
-          } catch {
-            return null;
-          }
-        }
-        params[t.slice(1)] = value;
-      } else same = t === s;
-    }
-    if (same) return { route, params };
-  }
-  return null;
-}
 
 function one(value: unknown): string | null {
   const v = Array.isArray(value) ? value[0] : value;
@@ -307,36 +269,58 @@ export class SitePages {
    * (test/public-site/fast-pages.test.ts).
    */
   serveFast(req: IncomingMessage, res: ServerResponse, url: string, front: FastReads, fallback: () => void): boolean {
-    // As Fastify's router: the path ends at `?`, `;` or `#`; anything but `?` there goes to Fastify.
-    const end = url.search(/[?;#]/);
-    if (end >= 0 && url[end] !== '?') return false;
-    const matched = matchPage(end < 0 ? url : url.slice(0, end));
-    if (matched === null) return false;
+    const parts = splitUrl(url);
+    if (parts === null) return false;
+    const segments = parts.path.split('/');
+    for (const { route, segments: template } of ROUTE_SEGMENTS) {
+      const params = matchPath(template, segments);
+      if (params !== null)
+        return this.answerFast(req, res, url, route, params, parseQuery(parts.query), front, fallback);
+    }
+    return false;
+  }
+
+  /** `serveFast` of a request that is `route`'s, with its path parameters and query. */
+  private answerFast(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: string,
+    route: PageRoute,
+    params: Record<string, string>,
+    query: Record<string, unknown>,
+    front: FastReads,
+    fallback: () => void,
+  ): true {
     const start = front.startTime();
     const id = requestIdFor(req);
-    const { route, params } = matched;
+    const address = front.addressOf(req);
     let answer: Maybe<Ready>;
     try {
-      const wait = this.limits.publicPageFrom(front.addressOf(req));
-      const query = parseQuery(end < 0 ? '' : url.slice(end + 1)) as Record<string, unknown>;
+      const wait = this.limits.publicPageFrom(address);
       answer = wait
         ? wait.then(() => this.pageFor(route.kind, params, query))
         : this.pageFor(route.kind, params, query);
     } catch (err) {
       answer = Promise.reject(err);
     }
+    const write = (page: Ready) => {
+      const a = answerOf(page, req.headers['if-none-match'], req.headers['accept-encoding']);
+      const headers: OutgoingHttpHeaders = { ...a.headers, 'x-request-id': id };
+      if (a.body !== null) headers['content-length'] = a.body.length;
+      res.writeHead(a.status, headers);
+      res.end(a.body ?? undefined);
+      front.served++;
+      front.finish(req, id, url, route.url, a.status, start, address);
+    };
     if (!(answer instanceof Promise)) {
-      this.write(req, res, url, answer, id, route.url, start, front);
+      write(answer);
       return true;
     }
     const handOver = () => {
       this.handedOver.set(req, answer);
       fallback();
     };
-    answer.then((page) => {
-      if (front.active) this.write(req, res, url, page, id, route.url, start, front);
-      else handOver();
-    }, handOver);
+    answer.then((page) => (front.active ? write(page) : handOver()), handOver);
     return true;
   }
 
@@ -370,26 +354,6 @@ export class SitePages {
       if (stale === undefined) throw err;
       return stale;
     });
-  }
-
-  /** Writes `page`'s answer on the raw response, as `send` does through Fastify, and what Fastify's hooks log. */
-  private write(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: string,
-    page: Ready,
-    id: string,
-    route: string,
-    start: number,
-    front: FastReads,
-  ): void {
-    const a = answerOf(page, req.headers['if-none-match'], req.headers['accept-encoding']);
-    const headers: OutgoingHttpHeaders = { ...a.headers, 'x-request-id': id };
-    if (a.body !== null) headers['content-length'] = a.body.length;
-    res.writeHead(a.status, headers);
-    res.end(a.body ?? undefined);
-    front.served++;
-    front.finish(req, id, url, route, a.status, start);
   }
 
   /** Any other path under `/p/`: the 404 page (counted against the limit too). */
