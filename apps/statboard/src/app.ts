@@ -10,7 +10,7 @@ import { FEATURES } from './features.ts';
 import { trustOf } from './http/client-address.ts';
 import { ConsoleSite } from './http/console.ts';
 import { Cors } from './http/cors.ts';
-import { FastReads, querystringParser } from './http/fast-reads.ts';
+import { FastReads, MAX_PARAM_LENGTH, querystringParser } from './http/fast-reads.ts';
 import { registerHtmlSecurity } from './http/html-security.ts';
 import { HttpServer } from './http/http-server.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -71,7 +71,7 @@ export async function buildApp({ config, services, logger, fastReads = true }: A
     // TRUST_PROXY: request.ip (rate limits, the audit log, the access log) comes from X-Forwarded-For only when
     // the connection comes from a trusted proxy.
     trustProxy: config.trustProxy === false ? false : config.trustProxy === true ? true : [...config.trustProxy],
-    routerOptions: { ignoreTrailingSlash: true, querystringParser },
+    routerOptions: { ignoreTrailingSlash: true, querystringParser, maxParamLength: MAX_PARAM_LENGTH },
     serverFactory: http.factory((req, res, fallback) => reads.serve(req, res, fallback)),
     // Errors the router raises before any hook runs (a broken escape in the path, a path parameter over the
     // router's length limit) get the same error shape and X-Request-ID as everything else.

@@ -363,7 +363,7 @@ export type paths = {
         };
         /** The workspace's public site: on or off, title, description, featured statistics, embedding origins */
         get: operations["getPublicSite"];
-        /** Replaces the public site settings (statistic keys must exist; origins are scheme://host[:port]) */
+        /** Changes the public site settings named in the body (the others keep their value) */
         put: operations["updatePublicSite"];
         post?: never;
         delete?: never;
@@ -1137,7 +1137,7 @@ export type components = {
             embed_origins: string[];
             /** @description The pages at `/p/<workspace slug>/` answer (off: they are 404) */
             enabled: boolean;
-            /** @description Statistic keys whose top 10 the home page shows, in order (hidden ones are left out) */
+            /** @description Statistic keys whose top 10 the home page shows, in order (a hidden one, or one not uploaded yet, is left out until it is public) */
             featured_stats: string[];
             /** @description The site's name (empty: the workspace's name) */
             title: string;
@@ -2864,15 +2864,15 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description One or two sentences shown under the title */
-                    description: string;
+                    description?: string;
                     /** @description Origins (`https://club.example`, `http://127.0.0.1:8080`) whose pages may frame the embeds; empty: any */
-                    embed_origins: string[];
+                    embed_origins?: string[];
                     /** @description The pages at `/p/<workspace slug>/` answer (off: they are 404) */
-                    enabled: boolean;
-                    /** @description Statistic keys whose top 10 the home page shows, in order (hidden ones are left out) */
-                    featured_stats: string[];
+                    enabled?: boolean;
+                    /** @description Statistic keys whose top 10 the home page shows, in order (a hidden one, or one not uploaded yet, is left out until it is public) */
+                    featured_stats?: string[];
                     /** @description The site's name (empty: the workspace's name) */
-                    title: string;
+                    title?: string;
                 };
             };
         };

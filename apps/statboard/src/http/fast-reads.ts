@@ -8,6 +8,7 @@ import type { KeyVerifier } from '#src/access/key-verifier.ts';
 import type { Scope } from '#src/access/scopes.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
 import { urlMayHoldUnstorable } from '#src/lib/storable.ts';
+import { STAT_KEY_MAX_LENGTH } from '#src/lib/upload-rules.ts';
 import { validatorCompiler } from '#src/lib/validation.ts';
 import type { Metrics } from '#src/metrics/metrics.ts';
 import type { RequestLimits } from '#src/plugins/rate-limit.ts';
@@ -294,15 +295,15 @@ export function splitUrl(url: string): { path: string; query: string } | null {
 }
 
 /**
- * The longest path parameter Fastify's router takes (find-my-way's `maxParamLength`): a path with a longer one
- * matches no route here and goes to Fastify.
+ * The longest path parameter, decoded, that a route takes (Fastify's router is given it as `maxParamLength`): the
+ * longest statistic key. A path with a longer one matches no route here and goes to Fastify.
  */
-const MAX_PARAM_LENGTH = 100;
+export const MAX_PARAM_LENGTH = STAT_KEY_MAX_LENGTH;
 
 /**
  * The path parameters when `segments` (a path split on `/`) matches the route's: static parts equal, parameters
- * non-empty, at most MAX_PARAM_LENGTH characters and decoded as Fastify's router decodes them (null, as for no
- * match, when one cannot be).
+ * non-empty, decoded as Fastify's router decodes them and then at most MAX_PARAM_LENGTH characters (null, as for
+ * no match, when one cannot be).
  */
 export function matchPath(route: readonly string[], segments: readonly string[]): Record<string, string> | null {
   if (route.length !== segments.length) return null;
@@ -311,12 +312,15 @@ export function matchPath(route: readonly string[], segments: readonly string[])
     const r = route[i]!;
     const s = segments[i]!;
     if (r.startsWith(':')) {
-      if (s === '' || s.length > MAX_PARAM_LENGTH) return null;
+      if (s === '') return null;
+      let value: string;
       try {
-        params[r.slice(1)] = s.includes('%') ? decodeURIComponent(s) : s;
+        value = s.includes('%') ? decodeURIComponent(s) : s;
       } catch {
         return null;
       }
+      if (value.length > MAX_PARAM_LENGTH) return null;
+      params[r.slice(1)] = value;
     } else if (r !== s) {
       return null;
     }

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTeam, type Team } from '../admin/support/team.ts';
 import { createWorld, PUBLIC_URL, type World } from '../admin/support/world.ts';
+import { ACTOR, bearer, modBatch } from '../helpers.ts';
 import { expectError, expectInvalid } from '../http/support.ts';
 import { HIDDEN_PLAYER, PLAY_TIME, SECRET_STAT, type SiteData, STONE, seedSiteData, WALKED } from './support.ts';
 
@@ -54,8 +56,7 @@ describe('GET|PUT /admin/public-site', () => {
     expectError(await save(ON, t.browsers.readonly), 403);
   });
 
-  it('refuses unknown statistics and origins that are not scheme://host[:port]', async () => {
-    expectInvalid(await save({ ...ON, featured_stats: ['minecraft.custom:minecraft.nope'] }), 'featured_stats.0');
+  it('refuses origins that are not scheme://host[:port], and fields out of range', async () => {
     for (const origin of [
       'https://club.example/path',
       'ftp://club.example',
@@ -67,7 +68,8 @@ describe('GET|PUT /admin/public-site', () => {
       expectInvalid(await save({ ...ON, embed_origins: [origin] }), 'embed_origins.0');
     }
     expectInvalid(await save({ ...ON, title: 'x'.repeat(101) }), 'title');
-    expectInvalid(await save({ enabled: true }), 'title');
+    expectInvalid(await save({ ...ON, featured_stats: [''] }), 'featured_stats.0');
+    expectInvalid(await save({ enabled: 'yes' }), 'enabled');
   });
 
   it('saves, normalizes origins, and writes an audit record with a sentence', async () => {
@@ -88,6 +90,23 @@ describe('GET|PUT /admin/public-site', () => {
     expect(records[0]!.before.enabled).toBe(false);
     expect(records[0]!.after.enabled).toBe(true);
     expect((await save({ ...ON, embed_origins: [] })).statusCode).toBe(200);
+  });
+
+  it('changes only the fields a PUT names, and takes statistics not uploaded yet (the pages leave them out)', async () => {
+    const NOT_YET = 'minecraft.custom:minecraft.not_uploaded_yet';
+    expect((await save({ ...ON, enabled: false })).statusCode).toBe(200);
+    const on = await save({ enabled: true });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json().data).toEqual(ON);
+    const featured = await save({ featured_stats: [NOT_YET, PLAY_TIME, NOT_YET] });
+    expect(featured.statusCode, featured.body).toBe(200);
+    expect(featured.json().data).toEqual({ ...ON, featured_stats: [NOT_YET, PLAY_TIME] });
+    const home = await page('/p/team/');
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toContain('Time Played');
+    expect(home.body).not.toContain('not_uploaded_yet');
+    expect((await page(`/p/team/leaderboards/${encodeURIComponent(NOT_YET)}`)).statusCode).toBe(404);
+    expect((await save(ON)).json().data).toEqual(ON);
   });
 });
 
@@ -138,6 +157,31 @@ describe('the pages', () => {
     expect((embed.body.match(/<tr><td class="r">/g) ?? []).length).toBe(3);
   });
 
+  it('serves the board and the embed of a statistic whose key is as long as a key may be (255 characters)', async () => {
+    const head = 'modded.custom:modded.';
+    const key = head + 'x'.repeat(255 - head.length);
+    const client = await w.services.keys.create(ACTOR, t.workspaceId, {
+      name: 'long keys',
+      type: 'client',
+      scopes: ['ingest:write'],
+    });
+    const sent = await w.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/batch',
+      headers: bearer(client.secret),
+      payload: modBatch({ ...data.players[0]!, sessionId: randomUUID(), stats: [{ key, value: 42 }] }),
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    await w.services.flush();
+    for (const path of [`/leaderboards/${encodeURIComponent(key)}`, `/embed/leaderboard/${encodeURIComponent(key)}`]) {
+      const res = await page(`${base}${path}`);
+      expect(res.statusCode, path).toBe(200);
+      expect(res.body, path).toContain(`>${data.players[0]!.username}</a>`);
+    }
+    // One character more is no statistic: the 404 page.
+    expect((await page(`${base}/leaderboards/${encodeURIComponent(`${key}x`)}`)).statusCode).toBe(404);
+  });
+
   it('answers the same 404 page for a hidden player, a hidden statistic, an unknown slug and a disabled site', async () => {
     const reference = await page('/p/no-such-workspace/');
     expect(reference.statusCode).toBe(404);
@@ -152,6 +196,8 @@ describe('the pages', () => {
       `${base}/embed/leaderboard/${encodeURIComponent(SECRET_STAT)}`,
       `${base}/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?limit=26`,
       `${base}/nothing/here`,
+      '/p',
+      '/p/',
     ];
     for (const url of same) {
       const res = await page(url);

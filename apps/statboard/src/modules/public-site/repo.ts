@@ -58,13 +58,3 @@ export async function upsertSite(db: Queryable, workspaceId: string, s: SiteWrit
   );
   return rows[0]!;
 }
-
-/** Which of `keys` name a statistic of the workspace. */
-export async function existingStatKeys(db: Queryable, workspaceId: string, keys: readonly string[]): Promise<string[]> {
-  if (keys.length === 0) return [];
-  const rows = await db.query<{ key: string }>(
-    'SELECT key FROM stat_definitions WHERE workspace_id = $1 AND key = ANY($2::text[])',
-    [workspaceId, keys],
-  );
-  return rows.map((r) => r.key);
-}

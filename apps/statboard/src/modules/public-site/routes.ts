@@ -30,7 +30,7 @@ export function publicSiteAdminRoutes(sites: PublicSiteService, guards: AdminGua
         schema: {
           ...ADMIN_DOC,
           operationId: 'updatePublicSite',
-          summary: 'Replaces the public site settings (statistic keys must exist; origins are scheme://host[:port])',
+          summary: 'Changes the public site settings named in the body (the others keep their value)',
           body: PublicSiteRequest,
           response: { 200: PublicSiteResponse, ...adminErrors(400, 401, 403, 422) },
         },
@@ -43,8 +43,8 @@ export function publicSiteAdminRoutes(sites: PublicSiteService, guards: AdminGua
 }
 
 /**
- * The public pages at the root: `/p/<slug>/…` (HTML for people, not in the OpenAPI document). Every other path
- * under `/p/` is the one 404 page.
+ * The public pages at the root: `/p/<slug>/…` (HTML for people, not in the OpenAPI document). `/p` itself and every
+ * other path under `/p/` is the one 404 page.
  */
 export function publicPageRoutes(pages: SitePages): (app: FastifyInstance) => Promise<void> {
   return async (app) => {
@@ -53,6 +53,7 @@ export function publicPageRoutes(pages: SitePages): (app: FastifyInstance) => Pr
         pages.serve(request, reply, kind),
       );
     }
+    app.get('/p', { schema: { hide: true } }, (request, reply) => pages.notFound(request, reply));
     app.get('/p/*', { schema: { hide: true } }, (request, reply) => pages.notFound(request, reply));
   };
 }

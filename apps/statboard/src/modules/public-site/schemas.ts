@@ -11,7 +11,8 @@ const FIELDS = {
   description: Type.String({ maxLength: 300, description: 'One or two sentences shown under the title' }),
   featured_stats: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
     maxItems: MAX_FEATURED_STATS,
-    description: 'Statistic keys whose top 10 the home page shows, in order (hidden ones are left out)',
+    description:
+      'Statistic keys whose top 10 the home page shows, in order (a hidden one, or one not uploaded yet, is left out until it is public)',
   }),
   embed_origins: Type.Array(Type.String({ minLength: 1, maxLength: 300 }), {
     maxItems: MAX_EMBED_ORIGINS,
@@ -21,8 +22,8 @@ const FIELDS = {
 };
 
 export const PublicSiteSettings = Type.Object(FIELDS, { $id: 'PublicSiteSettings' });
-/** The body of `PUT /admin/public-site`: every field (PUT replaces). */
-export const PublicSiteRequest = Type.Object(FIELDS);
+/** The body of `PUT /admin/public-site`: the fields to change; a field left out keeps its value. */
+export const PublicSiteRequest = Type.Partial(Type.Object(FIELDS));
 export type PublicSiteSettings = Static<typeof PublicSiteSettings>;
 
 export const PublicSiteResponse = Type.Object({ data: Type.Ref(PublicSiteSettings) });

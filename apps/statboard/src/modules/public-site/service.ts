@@ -103,33 +103,29 @@ export class PublicSiteService {
   }
 
   /**
-   * Replaces the settings: statistic keys must exist in the workspace (a hidden one may be featured: the pages
-   * leave it out until it is public), origins must be `scheme://host[:port]`; both are de-duplicated in order.
+   * Changes the settings named in `input` (a field left out keeps its value). Statistic keys need not exist yet: a
+   * key is featured before its first upload, and the pages leave out any key that is not a public statistic. Origins
+   * must be `scheme://host[:port]`; both lists are de-duplicated in order.
    */
   async update(actor: Actor, workspaceId: string, input: unknown): Promise<PublicSiteSettings> {
     const body = checkBody(PublicSiteRequest, input, 'The public site settings are invalid.');
     const p = new Problems();
-    const featured = [...new Set(body.featured_stats)];
     const origins: string[] = [];
-    for (const [i, raw] of body.embed_origins.entries()) {
+    for (const [i, raw] of (body.embed_origins ?? []).entries()) {
       const origin = normalizeOrigin(raw);
       if (origin === null) p.add(`embed_origins.${i}`, 'must be an origin such as https://club.example (no path)');
       else if (!origins.includes(origin)) origins.push(origin);
     }
+    p.throwIfAny('The public site settings are invalid.');
     return this.db.transaction(async (tx) => {
-      const known = new Set(await repo.existingStatKeys(tx, workspaceId, featured));
-      for (const [i, key] of featured.entries()) {
-        if (!known.has(key)) p.add(`featured_stats.${i}`, `must be a statistic of this workspace ('${key}' is not)`);
-      }
-      p.throwIfAny('The public site settings are invalid.');
       const before = toSettings(await repo.findSite(tx, workspaceId));
       const after = toSettings(
         await repo.upsertSite(tx, workspaceId, {
-          enabled: body.enabled,
-          title: body.title.trim(),
-          description: body.description.trim(),
-          featuredStats: featured,
-          embedOrigins: origins,
+          enabled: body.enabled ?? before.enabled,
+          title: body.title?.trim() ?? before.title,
+          description: body.description?.trim() ?? before.description,
+          featuredStats: body.featured_stats ? [...new Set(body.featured_stats)] : before.featured_stats,
+          embedOrigins: body.embed_origins ? origins : before.embed_origins,
         }),
       );
       await this.changes.publish(tx, { topic: 'site', workspaceId });
