@@ -9,7 +9,9 @@
  *   npm run build -w statboard                               # the "after" build, in dist/
  *   BENCH_ROUNDS=8 node --import tsx bench/site/uncached-ab.ts
  *
- * AB_BUILDS: the scripts (comma-separated), AB_NODE_ARGS: extra node flags (e.g. --cpu-prof), AB_ONLY: api,page,
+ * AB_BUILDS: the scripts (comma-separated; `script|flags` runs one with node flags of its own, e.g.
+ * `apps/statboard/dist/server.js|--max-semi-space-size=16`), AB_NODE_ARGS: extra node flags for all (e.g.
+ * --cpu-prof), AB_ONLY: api,page,
  * AB_RATE: both read by a steady audience at this many requests a second (see RATE below) instead of 32 connections.
  */
 
@@ -104,11 +106,12 @@ async function main() {
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? builds : [...builds].reverse();
     for (const b of order) {
+      const [script = b, own = ''] = b.split('|');
       // What `npm start` runs: its flag for dist/ (startServer adds it), given here for a copy elsewhere.
-      process.env.BENCH_NODE_ARGS = `${b.includes('/dist/') ? '' : '--max-semi-space-size=8 '}${profArgs}`;
-      const s = await startServer(b, env, '/health/ready', 120_000, pin?.server).catch((err) => {
+      process.env.BENCH_NODE_ARGS = `${script.includes('/dist/') ? '' : '--max-semi-space-size=8 '}${own} ${profArgs}`;
+      const s = await startServer(script, env, '/health/ready', 120_000, pin?.server).catch((err) => {
         log(`retrying start: ${err}`);
-        return startServer(b, env, '/health/ready', 120_000, pin?.server);
+        return startServer(script, env, '/health/ready', 120_000, pin?.server);
       });
       try {
         await getLoad({ url: s.url, connections: CONNECTIONS, seconds: WARMUP, paths: randomPages });

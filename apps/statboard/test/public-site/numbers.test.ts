@@ -466,7 +466,7 @@ describe('the 404 page', () => {
     for (const path of [
       `/players/${players[1]!.username}?season=nope`,
       `/players/${HIDDEN.uuid}?season=s1`,
-      `/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?limit=0`,
+      `/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?limit=-1`,
       `/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?theme=blue`,
       `/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?season=nope`,
       `/leaderboards/${encodeURIComponent(PLAY_TIME)}?page=abc`,
@@ -483,6 +483,18 @@ describe('the 404 page', () => {
     const embed = await page(`${base}/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?limit=25&theme=light`);
     expect(embed.statusCode).toBe(200);
     expect(embed.headers['content-security-policy']).toContain('frame-ancestors *');
+  });
+
+  it("clamps an embed's limit to 1..25, as the leaderboards clamp theirs", async () => {
+    const embed = (limit: string) =>
+      page(`${base}/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?season=s1&limit=${limit}`);
+    const rowsOf = (html: string) => html.split('<td class="r">').length - 1;
+    const most = await embed('25');
+    expect(rowsOf(most.body)).toBe(25);
+    for (const over of ['26', '100', '999999']) expect((await embed(over)).body, over).toBe(most.body);
+    const one = await embed('1');
+    expect(rowsOf(one.body)).toBe(1);
+    expect((await embed('0')).body).toBe(one.body);
   });
 });
 

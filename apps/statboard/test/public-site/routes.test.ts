@@ -194,7 +194,7 @@ describe('the pages', () => {
       `${base}/leaderboards/${encodeURIComponent(PLAY_TIME)}?season=nope`,
       `${base}/leaderboards/${encodeURIComponent(PLAY_TIME)}?page=0`,
       `${base}/embed/leaderboard/${encodeURIComponent(SECRET_STAT)}`,
-      `${base}/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?limit=26`,
+      `${base}/embed/leaderboard/${encodeURIComponent(PLAY_TIME)}?limit=ten`,
       `${base}/nothing/here`,
       '/p',
       '/p/',

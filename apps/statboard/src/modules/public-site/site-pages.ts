@@ -149,6 +149,10 @@ function one(value: unknown): string | null {
   return typeof v === 'string' && v !== '' ? v : null;
 }
 
+function clamp(n: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, n));
+}
+
 function pageNumber(value: unknown, max: number): number | null {
   const raw = one(value);
   if (raw === null) return 1;
@@ -183,11 +187,13 @@ export function pageRequest(
       return page === null || !params.stat ? null : { kind, stat: params.stat, season, page };
     }
     case 'embed': {
+      // A number of entries out of 1..25 is clamped, as the leaderboards' `limit` is to 1..100; a limit that is no
+      // number, or a theme that is neither, is the 404 page.
       const limitText = one(query.limit);
-      const limit = limitText === null ? 10 : /^\d{1,2}$/.test(limitText) ? Number(limitText) : 0;
+      const limit = limitText === null ? 10 : /^\d{1,6}$/.test(limitText) ? clamp(Number(limitText), 1, 25) : 0;
       const themeText = one(query.theme);
       const theme = themeText === 'light' || themeText === 'dark' ? themeText : null;
-      if (limit < 1 || limit > 25 || (themeText !== null && theme === null) || !params.stat) return null;
+      if (limit === 0 || (themeText !== null && theme === null) || !params.stat) return null;
       return { kind, stat: params.stat, season, limit, theme };
     }
   }
