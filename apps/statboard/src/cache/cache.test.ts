@@ -49,6 +49,23 @@ describe('Cache', () => {
     }
   });
 
+  it('loads a key its admission does not let in alone: not shared with other misses, not stored', async () => {
+    const cache = new Cache<string, number>(ChangeBus.local(), 60_000, 10, null, null, { admit: () => false });
+    let loads = 0;
+    const slow = deferred<number>();
+    const load = () => {
+      loads++;
+      return slow.promise;
+    };
+    const first = cache.get('a', load);
+    const second = cache.get('a', load);
+    expect(loads).toBe(2);
+    slow.resolve(1);
+    expect(await first).toBe(1);
+    expect(await second).toBe(1);
+    expect(cache.peek('a')).toBeUndefined();
+  });
+
   it('answers a hit at once, without a promise', async () => {
     const cache = new Cache<string, number>(ChangeBus.local(), 60_000, 10);
     expect(await cache.get('a', async () => 1)).toBe(1);

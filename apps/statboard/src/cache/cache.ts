@@ -85,7 +85,11 @@ export class Cache<K, V> {
   /**
    * The cached value, at once (no promise on a hit), or `load()`'s, which is stored unless `keep` says no
    * (e.g. for a miss). Misses of one key while its load is in flight share that load, unless a change came in
-   * since it started: a read that begins after a write never gets an answer loaded before it.
+   * since it started: a read that begins after a write never gets an answer loaded before it. A key the admission
+   * does not let in (yet) is loaded alone, neither shared nor stored: a value read once (a random player's page)
+   * costs nothing more than its load. Held through the cache's bookkeeping until it settles, such a load's
+   * objects outlived young collections often enough to double what a random player's page left to the full
+   * collections (BENCHMARKS.md, "Public site").
    */
   get(key: K, load: () => Promise<V>, keep: (value: V) => boolean = () => true): V | Promise<V> {
     const hit = this.lookup(key);
@@ -96,6 +100,7 @@ export class Cache<K, V> {
     this.meter?.miss();
     const inFlight = this.loading.get(key);
     if (inFlight !== undefined && inFlight.generation === this.generation) return inFlight.value;
+    if (!this.admits(key)) return load();
     return this.start(key, load, keep);
   }
 
@@ -105,7 +110,7 @@ export class Cache<K, V> {
     const value = load().then(
       (v) => {
         if (this.loading.get(key) === entry) this.loading.delete(key);
-        if (this.bus.healthy && gen === this.generation && keep(v) && this.admits(key)) this.set(key, v, load, keep);
+        if (this.bus.healthy && gen === this.generation && keep(v)) this.set(key, v, load, keep);
         return v;
       },
       (err: unknown) => {
@@ -118,7 +123,7 @@ export class Cache<K, V> {
     return value;
   }
 
-  /** Whether a loaded value of `key` may be stored: always for a key held (a reload), else as `admission` says. */
+  /** Whether a value of `key` may be stored: always for a key held (a reload), else as `admission` says. */
   private admits(key: K): boolean {
     return this.admission === null || this.map.has(key) || this.admission.admit(key);
   }

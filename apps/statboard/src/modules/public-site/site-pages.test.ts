@@ -13,7 +13,9 @@ describe('the public pages: addresses, validators and origins', () => {
       limit: 25,
       theme: 'dark',
     });
-    for (const query of [{ limit: '0' }, { limit: '26' }, { theme: 'blue' }]) {
+    expect(pageRequest('embed', { stat: 'a:b' }, { limit: '0' })).toMatchObject({ limit: 1 });
+    expect(pageRequest('embed', { stat: 'a:b' }, { limit: '26' })).toMatchObject({ limit: 25 });
+    for (const query of [{ limit: '-1' }, { limit: 'ten' }, { limit: '1234567' }, { theme: 'blue' }]) {
       expect(pageRequest('embed', { stat: 'a:b' }, query)).toBeNull();
     }
     expect(pageRequest('players', {}, { q: `  ${'x'.repeat(80)} ` })).toMatchObject({ q: 'x'.repeat(64), page: 1 });

@@ -225,10 +225,10 @@ export class SitePages {
         sizeOf: (r) => Math.ceil(r.body.length * 1.25) + 200,
       },
       // A page is kept from its second render within a while (the last 131,072 new pages rendered, at most): a
-      // page read once (a random player's, a search) is sent and dropped. Kept, it would push out pages read often
-      // and hold its bytes for 30 s, which the whole process pays in collections (100,000 players read at random,
-      // 4 interleaved rounds: the service's CPU a page 0.39 ms when every page was kept, 0.36 when none read once
-      // was).
+      // page read once (a random player's, a search) is rendered, sent and dropped, never held by the cache (see
+      // `Cache.get`). Kept, it would push out pages read often and hold its bytes for 30 s, which the whole process
+      // pays in collections (100,000 players read at random, 4 interleaved rounds: the service's CPU a page 0.39 ms
+      // when every page was kept, 0.36 when none read once was).
       new Doorkeeper(),
     );
     this.cache = cache;
