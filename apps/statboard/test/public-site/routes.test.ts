@@ -106,6 +106,13 @@ describe('GET|PUT /admin/public-site', () => {
     expect(home.body).toContain('Time Played');
     expect(home.body).not.toContain('not_uploaded_yet');
     expect((await page(`/p/team/leaderboards/${encodeURIComponent(NOT_YET)}`)).statusCode).toBe(404);
+    // Two changes of different fields at once both stay.
+    const [a, b] = await Promise.all([save({ title: 'Team A' }), save({ description: 'Both kept' })]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect((await t.browsers.readonly.app('GET', SETTINGS)).json().data).toMatchObject({
+      title: 'Team A',
+      description: 'Both kept',
+    });
     expect((await save(ON)).json().data).toEqual(ON);
   });
 });

@@ -10,9 +10,9 @@ export function competitionRanks(values: readonly number[]): number[] {
   return ranks;
 }
 
-/** `limit` defaults to 10 and is clamped to 1–100. */
-export function clampLimit(limit: number | undefined): number {
+/** `limit` defaults to 10 and is clamped to 1–`max` (100 for the leaderboards' routes, 25 for an embed). */
+export function clampLimit(limit: number | undefined, max = 100): number {
   if (limit === undefined || Number.isNaN(limit)) return 10;
   // ±Infinity clamp like any other out-of-range value.
-  return Math.min(100, Math.max(1, Math.trunc(limit)));
+  return Math.min(max, Math.max(1, Math.trunc(limit)));
 }

@@ -20,9 +20,15 @@ export interface SiteWrite {
 
 const COLUMNS = 'workspace_id, enabled, title, description, featured_stats, embed_origins, updated_at';
 
-/** The workspace's settings, or null while nobody saved any (the site is off). */
-export async function findSite(db: Queryable, workspaceId: string): Promise<SiteRow | null> {
-  const rows = await db.query<SiteRow>(`SELECT ${COLUMNS} FROM public_sites WHERE workspace_id = $1`, [workspaceId]);
+/**
+ * The workspace's settings, or null while nobody saved any (the site is off). `forUpdate`: locked until the
+ * transaction ends, so that two changes of some of the fields in turn each keep the other's.
+ */
+export async function findSite(db: Queryable, workspaceId: string, forUpdate = false): Promise<SiteRow | null> {
+  const rows = await db.query<SiteRow>(
+    `SELECT ${COLUMNS} FROM public_sites WHERE workspace_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [workspaceId],
+  );
   return rows[0] ?? null;
 }
 

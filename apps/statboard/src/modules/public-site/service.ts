@@ -118,7 +118,7 @@ export class PublicSiteService {
     }
     p.throwIfAny('The public site settings are invalid.');
     return this.db.transaction(async (tx) => {
-      const before = toSettings(await repo.findSite(tx, workspaceId));
+      const before = toSettings(await repo.findSite(tx, workspaceId, true));
       const after = toSettings(
         await repo.upsertSite(tx, workspaceId, {
           enabled: body.enabled ?? before.enabled,

@@ -12,6 +12,7 @@ import { acceptsGzip } from '#src/http/compression.ts';
 import { type FastReads, matchPath, splitUrl } from '#src/http/fast-reads.ts';
 import { frameAncestors, htmlSecurityHeaders } from '#src/http/html-security.ts';
 import type { Maybe } from '#src/lib/maybe.ts';
+import { clampLimit } from '#src/modules/leaderboards/ranking.ts';
 import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { requestIdFor } from '#src/plugins/request-id.ts';
 import { NOT_FOUND_PAGE, sitePolicy } from './html.ts';
@@ -38,6 +39,9 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { url: '/p/:slug/leaderboards/:stat', kind: 'board' },
   { url: '/p/:slug/embed/leaderboard/:stat', kind: 'embed' },
 ];
+
+/** The most entries an embed shows (`limit`, 10 by default). */
+const EMBED_MAX_LIMIT = 25;
 
 /** What browsers, Discord and proxies may keep a page for: the time a rendered page is kept here too. */
 export const PAGE_MAX_AGE_SECONDS = 30;
@@ -149,10 +153,6 @@ function one(value: unknown): string | null {
   return typeof v === 'string' && v !== '' ? v : null;
 }
 
-function clamp(n: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, n));
-}
-
 function pageNumber(value: unknown, max: number): number | null {
   const raw = one(value);
   if (raw === null) return 1;
@@ -187,10 +187,11 @@ export function pageRequest(
       return page === null || !params.stat ? null : { kind, stat: params.stat, season, page };
     }
     case 'embed': {
-      // A number of entries out of 1..25 is clamped, as the leaderboards' `limit` is to 1..100; a limit that is no
+      // A number of entries out of 1..25 is clamped, by the leaderboards' rule for their `limit`; a limit that is no
       // number, or a theme that is neither, is the 404 page.
       const limitText = one(query.limit);
-      const limit = limitText === null ? 10 : /^\d{1,6}$/.test(limitText) ? clamp(Number(limitText), 1, 25) : 0;
+      const limit =
+        limitText === null ? 10 : /^\d{1,6}$/.test(limitText) ? clampLimit(Number(limitText), EMBED_MAX_LIMIT) : 0;
       const themeText = one(query.theme);
       const theme = themeText === 'light' || themeText === 'dark' ? themeText : null;
       if (limit === 0 || (themeText !== null && theme === null) || !params.stat) return null;
