@@ -12,6 +12,18 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
+/** A load answering `value`, and how many times it was called. */
+function counted<T>(value: Promise<T>): { load: () => Promise<T>; loads: () => number } {
+  let n = 0;
+  return {
+    load: () => {
+      n++;
+      return value;
+    },
+    loads: () => n,
+  };
+}
+
 describe('Cache', () => {
   it('stores a new key only when its admission says so, and a reload of a held key whatever it says', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: 0 });
@@ -51,15 +63,11 @@ describe('Cache', () => {
 
   it('loads a key its admission does not let in alone: not shared with other misses, not stored', async () => {
     const cache = new Cache<string, number>(ChangeBus.local(), 60_000, 10, null, null, { admit: () => false });
-    let loads = 0;
     const slow = deferred<number>();
-    const load = () => {
-      loads++;
-      return slow.promise;
-    };
+    const { load, loads } = counted(slow.promise);
     const first = cache.get('a', load);
     const second = cache.get('a', load);
-    expect(loads).toBe(2);
+    expect(loads()).toBe(2);
     slow.resolve(1);
     expect(await first).toBe(1);
     expect(await second).toBe(1);
@@ -76,14 +84,10 @@ describe('Cache', () => {
   it('lets misses of one key share the load in flight', async () => {
     const cache = new Cache<string, number>(ChangeBus.local(), 60_000, 10);
     const d = deferred<number>();
-    let loads = 0;
-    const load = () => {
-      loads++;
-      return d.promise;
-    };
+    const { load, loads } = counted(d.promise);
     const first = cache.get('a', load);
     const second = cache.get('a', load);
-    expect(loads).toBe(1);
+    expect(loads()).toBe(1);
     d.resolve(7);
     expect(await first).toBe(7);
     expect(await second).toBe(7);

@@ -187,14 +187,14 @@ export function pageRequest(
       return page === null || !params.stat ? null : { kind, stat: params.stat, season, page };
     }
     case 'embed': {
-      // A number of entries out of 1..25 is clamped, by the leaderboards' rule for their `limit`; a limit that is no
-      // number, or a theme that is neither, is the 404 page.
+      // The leaderboards' rule for their `limit` (10 by default, a number out of range clamped), to 1..25; a limit
+      // that is no number, or a theme that is neither, is the 404 page.
       const limitText = one(query.limit);
-      const limit =
-        limitText === null ? 10 : /^\d{1,6}$/.test(limitText) ? clampLimit(Number(limitText), EMBED_MAX_LIMIT) : 0;
       const themeText = one(query.theme);
       const theme = themeText === 'light' || themeText === 'dark' ? themeText : null;
-      if (limit === 0 || (themeText !== null && theme === null) || !params.stat) return null;
+      if (limitText !== null && !/^\d{1,6}$/.test(limitText)) return null;
+      if ((themeText !== null && theme === null) || !params.stat) return null;
+      const limit = clampLimit(limitText === null ? undefined : Number(limitText), EMBED_MAX_LIMIT);
       return { kind, stat: params.stat, season, limit, theme };
     }
   }
