@@ -60,13 +60,19 @@ describe(`webhooks survive kill -9 mid-delivery (${TEST_DATABASE_URL ? 'PostgreS
 
   it('sends again, after a restart, the delivery that was in flight when the process was killed', async () => {
     service = await startService(env.vars);
-    // The first attempt is held open by the receiver, which kills the service as it takes the request: no polling
-    // between the two, so the attempt cannot time out (and record its failure) before the kill on a busy machine.
+    // The first attempt is held open by the receiver, which kills the service as soon as both the attempt has
+    // arrived and the upload's answer is back: no polling between them, so the attempt cannot time out (and record
+    // its failure) before the kill on a busy machine, and the kill cannot cut off the upload's answer (the delivery
+    // can reach the receiver before the answer reaches the test).
     const pid = servicePid(service);
+    let answered: () => void = () => {};
+    const uploadAnswered = new Promise<void>((done) => {
+      answered = done;
+    });
     receiver.slowMs = 60_000;
     receiver.behave = (n) => {
       if (n !== 1) return 'ok';
-      process.kill(pid, 'SIGKILL');
+      void uploadAnswered.then(() => process.kill(pid, 'SIGKILL'));
       return 'slow';
     };
     const res = await fetch(`${service.url}/api/v1/ingest/batch`, {
@@ -83,7 +89,9 @@ describe(`webhooks survive kill -9 mid-delivery (${TEST_DATABASE_URL ? 'PostgreS
         events: [],
       }),
     });
-    expect(res.status).toBe(200);
+    const answer = await res.text();
+    answered();
+    expect(res.status, answer).toBe(200);
     await waitFor(() => receiver.received.length === 1, 10_000);
     const inFlight = receiver.received[0]!.headers['webhook-id'];
     await waitFor(() => service!.child.exitCode !== null || service!.child.signalCode !== null, 10_000);
