@@ -404,6 +404,45 @@ describe('ranks on a player page', () => {
   });
 });
 
+describe('a value without a rank on a player page', () => {
+  it("says that its rank is on the statistic's leaderboard, and says nothing when every value is ranked", async () => {
+    const settings = { enabled: true, title: SITE_TITLE, description: '', embed_origins: [] };
+    const player = players[7]!;
+    const url = `${base}/players/${player.username}?season=s1`;
+    const hint = "&mdash; means the rank is on the statistic's leaderboard: follow its name.";
+    const unranked = (html: string) => /<td class="n"><span class="muted">&mdash;<\/span><\/td><\/tr>/.test(html);
+    // The page once every featured rank has been counted (their boards read in the background).
+    const settled = async () => {
+      let res = await page(url);
+      for (let i = 0; i < 50 && res.body.includes('being counted'); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        res = await page(url);
+      }
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body).not.toContain('being counted');
+      return res.body;
+    };
+    // Both of the player's statistics featured: both ranked, no note.
+    const ranked = await settled();
+    expect(unranked(ranked), ranked).toBe(false);
+    expect(ranked).not.toContain(hint);
+    await ctx.services.publicSite.update(ACTOR, fx.workspaceId, { ...settings, featured_stats: [PLAY_TIME] });
+    try {
+      // Every board read again: Distance Walked, no longer featured, is not ranked on the page until its own
+      // leaderboard is read; its dash gets the note.
+      ctx.bus.applyLocal({ topic: 'values', workspaceId: fx.workspaceId });
+      const body = await settled();
+      expect(body).toMatch(
+        />Distance Walked<\/a><\/td><td class="n">[^<]+<\/td><td class="n"><span class="muted">&mdash;/,
+      );
+      expect(body).toMatch(/>Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n">#\d+/);
+      expect(body).toContain(`<p class="muted">${hint}</p>`);
+    } finally {
+      await ctx.services.publicSite.update(ACTOR, fx.workspaceId, { ...settings, featured_stats: [PLAY_TIME, WALKED] });
+    }
+  });
+});
+
 describe('a featured rank whose board is being read', () => {
   it('is shown as not counted yet rather than counted with a query, and the page is rendered again next time', async () => {
     const player = players[41]!;
