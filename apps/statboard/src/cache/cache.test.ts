@@ -12,16 +12,22 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-/** A load answering `value`, and how many times it was called. */
-function counted<T>(value: Promise<T>): { load: () => Promise<T>; loads: () => number } {
+/**
+ * Two misses of `key` while the first's load is in flight, that load then answering `value`: how many loads ran
+ * (counted before it answers), and what each miss got.
+ */
+async function twoMisses(cache: Cache<string, number>, key: string, value: number) {
+  const d = deferred<number>();
   let n = 0;
-  return {
-    load: () => {
-      n++;
-      return value;
-    },
-    loads: () => n,
+  const load = () => {
+    n++;
+    return d.promise;
   };
+  const first = cache.get(key, load);
+  const second = cache.get(key, load);
+  const loads = n;
+  d.resolve(value);
+  return { loads, answers: [await first, await second] };
 }
 
 describe('Cache', () => {
@@ -63,14 +69,7 @@ describe('Cache', () => {
 
   it('loads a key its admission does not let in alone: not shared with other misses, not stored', async () => {
     const cache = new Cache<string, number>(ChangeBus.local(), 60_000, 10, null, null, { admit: () => false });
-    const slow = deferred<number>();
-    const { load, loads } = counted(slow.promise);
-    const first = cache.get('a', load);
-    const second = cache.get('a', load);
-    expect(loads()).toBe(2);
-    slow.resolve(1);
-    expect(await first).toBe(1);
-    expect(await second).toBe(1);
+    expect(await twoMisses(cache, 'a', 1)).toEqual({ loads: 2, answers: [1, 1] });
     expect(cache.peek('a')).toBeUndefined();
   });
 
@@ -83,14 +82,7 @@ describe('Cache', () => {
 
   it('lets misses of one key share the load in flight', async () => {
     const cache = new Cache<string, number>(ChangeBus.local(), 60_000, 10);
-    const d = deferred<number>();
-    const { load, loads } = counted(d.promise);
-    const first = cache.get('a', load);
-    const second = cache.get('a', load);
-    expect(loads()).toBe(1);
-    d.resolve(7);
-    expect(await first).toBe(7);
-    expect(await second).toBe(7);
+    expect(await twoMisses(cache, 'a', 7)).toEqual({ loads: 1, answers: [7, 7] });
     expect(cache.peek('a')).toBe(7);
   });
 

@@ -61,6 +61,18 @@ function page(url: string, headers: Record<string, string> = {}) {
   return ctx.http({ url, headers });
 }
 
+/** The page at `url` once every featured rank on it has been counted (their boards read in the background). */
+async function settled(url: string) {
+  let res = await page(url);
+  for (let i = 0; i < 50 && res.body.includes('being counted'); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    res = await page(url);
+  }
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.body).not.toContain('being counted');
+  return res;
+}
+
 async function api<T>(url: string): Promise<T> {
   const res = await ctx.http({ url, headers: bearer(fx.keys.website!) });
   expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
@@ -411,19 +423,8 @@ describe('a value without a rank on a player page', () => {
     const url = `${base}/players/${player.username}?season=s1`;
     const hint = "&mdash; means the rank is on the statistic's leaderboard: follow its name.";
     const unranked = (html: string) => /<td class="n"><span class="muted">&mdash;<\/span><\/td><\/tr>/.test(html);
-    // The page once every featured rank has been counted (their boards read in the background).
-    const settled = async () => {
-      let res = await page(url);
-      for (let i = 0; i < 50 && res.body.includes('being counted'); i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        res = await page(url);
-      }
-      expect(res.statusCode, res.body).toBe(200);
-      expect(res.body).not.toContain('being counted');
-      return res.body;
-    };
     // Both of the player's statistics featured: both ranked, no note.
-    const ranked = await settled();
+    const ranked = (await settled(url)).body;
     expect(unranked(ranked), ranked).toBe(false);
     expect(ranked).not.toContain(hint);
     await ctx.services.publicSite.update(ACTOR, fx.workspaceId, { ...settings, featured_stats: [PLAY_TIME] });
@@ -431,7 +432,7 @@ describe('a value without a rank on a player page', () => {
       // Every board read again: Distance Walked, no longer featured, is not ranked on the page until its own
       // leaderboard is read; its dash gets the note.
       ctx.bus.applyLocal({ topic: 'values', workspaceId: fx.workspaceId });
-      const body = await settled();
+      const { body } = await settled(url);
       expect(body).toMatch(
         />Distance Walked<\/a><\/td><td class="n">[^<]+<\/td><td class="n"><span class="muted">&mdash;/,
       );
@@ -482,13 +483,7 @@ describe('a featured rank whose board is being read', () => {
     const rank = await api<{ total: number; entry: Entry }>(
       `/api/v1/leaderboards/rank?season=s1&stat=${encodeURIComponent(PLAY_TIME)}&player=${player.uuid}&around=0`,
     );
-    let again = await page(url);
-    for (let i = 0; i < 50 && again.body.includes('being counted'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      again = await page(url);
-    }
-    expect(again.statusCode).toBe(200);
-    expect(again.body).not.toContain('being counted');
+    const again = await settled(url);
     expect(again.headers['cache-control']).toBe('public, max-age=30');
     expect(String(again.headers.etag)).not.toBe(firstEtag);
     const revalidated = await page(url, { 'if-none-match': firstEtag });

@@ -431,20 +431,19 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
 <form method="get" action="${link}"><input type="hidden" name="season" value="${h(season.slug)}"><label for="stat">Chart another statistic</label><select id="stat" name="stat">${options}</select><button type="submit">Show</button></form></section>`;
     }
     let rows = '';
-    let unranked = false;
     for (const [key, { value, stat }] of stats) {
       const r = ranks.get(key);
-      if (!r) unranked = true;
       rows += `<tr><td><a href="${ctx.htmlBase}/leaderboards/${stat.path}${seasonQuery}">${stat.name}</a></td><td class="n">${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : `<span class="muted">${NONE}</span>`}</td></tr>`;
     }
     const table = stats.size
       ? `<table><caption class="sr">Statistics of ${h(username)} in ${h(season.name)}</caption><thead><tr><th scope="col">Statistic</th><th scope="col" class="n">Value</th><th scope="col" class="n">Rank</th></tr></thead><tbody>${rows}</tbody></table>`
       : '<p class="muted">No values in this season.</p>';
-    // A value without a rank here (a statistic whose board is not in memory, see above) still has one on its
-    // leaderboard: the page says where, so that a player does not read the dash as "not ranked".
+    // A value without a rank here (a statistic whose board is not in memory, see above; `ranks` holds statistics of
+    // `stats` only) still has one on its leaderboard: the page says where, so that a player does not read the dash
+    // as "not ranked".
     const counting = ctx.provisional
       ? '<p class="muted">Ranks are being counted: reload in a moment.</p>'
-      : unranked
+      : ranks.size < stats.size
         ? `<p class="muted">${NONE} means the rank is on the statistic's leaderboard: follow its name.</p>`
         : '';
     let others = '';
