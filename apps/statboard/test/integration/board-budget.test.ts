@@ -64,6 +64,29 @@ describe('rank boards within their budget', () => {
     expect(cache.ready(refs.a!)).toBe(board);
   });
 
+  it('tells a small board (one to hold whole) from a large one, counting each at most once a minute', async () => {
+    const cache = new BoardCache(ctx.db, new Changes(ChangeBus.local(), true), 10);
+    const counts: string[] = [];
+    const db = {
+      ...ctx.db,
+      query: ((sql: string, params?: readonly unknown[]) => {
+        if (sql.includes('SELECT count(*)::int AS n FROM (SELECT 1 FROM')) counts.push(String(params?.[1]));
+        return ctx.db.query(sql, params);
+      }) as typeof ctx.db.query,
+    };
+    const counted = new BoardCache(db, new Changes(ChangeBus.local(), true), 10);
+    expect(await counted.isSmall(refs.a!)).toBe(true);
+    expect(await counted.isSmall(refs.big!)).toBe(false);
+    // Known now: answered at once, without counting again.
+    expect(counted.isSmall(refs.a!)).toBe(true);
+    expect(counted.isSmall(refs.big!)).toBe(false);
+    expect(counts).toEqual([refs.a!.statId, refs.big!.statId]);
+    // A board held whole is small without a count; with no budget nothing is.
+    expect((await settle(cache, refs.b!))?.size).toBe(6);
+    expect(cache.isSmall(refs.b!)).toBe(true);
+    expect(new BoardCache(ctx.db, new Changes(ChangeBus.local(), true), 0, 0).isSmall(refs.a!)).toBe(false);
+  });
+
   it('never loads a board larger than the whole budget', async () => {
     const cache = new BoardCache(ctx.db, new Changes(ChangeBus.local(), true), 10);
     expect(await settle(cache, refs.big!)).toBeNull();

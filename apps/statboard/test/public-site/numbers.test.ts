@@ -416,30 +416,90 @@ describe('ranks on a player page', () => {
   });
 });
 
-describe('a value without a rank on a player page', () => {
-  it("says that its rank is on the statistic's leaderboard, and says nothing when every value is ranked", async () => {
-    const settings = { enabled: true, title: SITE_TITLE, description: '', embed_origins: [] };
+describe('ranks of the statistics that are not featured', () => {
+  const settings = { enabled: true, title: SITE_TITLE, description: '', embed_origins: [] };
+  const hint = "&mdash; means the rank is on the statistic's leaderboard: follow its name.";
+  const unranked = (html: string) => /<td class="n"><span class="muted">&mdash;<\/span><\/td><\/tr>/.test(html);
+
+  it('are on the player page when the boards are small, as /leaderboards/rank has them, with no note', async () => {
     const player = players[7]!;
     const url = `${base}/players/${player.username}?season=s1`;
-    const hint = "&mdash; means the rank is on the statistic's leaderboard: follow its name.";
-    const unranked = (html: string) => /<td class="n"><span class="muted">&mdash;<\/span><\/td><\/tr>/.test(html);
     // Both of the player's statistics featured: both ranked, no note.
     const ranked = (await settled(url)).body;
     expect(unranked(ranked), ranked).toBe(false);
     expect(ranked).not.toContain(hint);
     await ctx.services.publicSite.update(ACTOR, fx.workspaceId, { ...settings, featured_stats: [PLAY_TIME] });
     try {
-      // Every board read again: Distance Walked, no longer featured, is not ranked on the page until its own
-      // leaderboard is read; its dash gets the note.
+      // Every board read again: Distance Walked, no longer featured, is ranked all the same (61 players: a board
+      // held whole), with the rank /leaderboards/rank gives.
       ctx.bus.applyLocal({ topic: 'values', workspaceId: fx.workspaceId });
       const { body } = await settled(url);
+      const rank = await api<{ total: number; entry: Entry }>(
+        `/api/v1/leaderboards/rank?season=s1&stat=${encodeURIComponent(WALKED)}&player=${player.uuid}&around=0`,
+      );
+      expect(body).toContain(
+        `>Distance Walked</a></td><td class="n">${escapeHtml(formatStatValue(rank.entry.value, 'cm'))}</td><td class="n">#${rank.entry.rank}<span class="muted"> of ${rank.total}</span>`,
+      );
+      expect(unranked(body), body).toBe(false);
+      expect(body).not.toContain(hint);
+    } finally {
+      await ctx.services.publicSite.update(ACTOR, fx.workspaceId, { ...settings, featured_stats: [PLAY_TIME, WALKED] });
+    }
+  });
+
+  it("are left to the statistic's leaderboard when its board is large, and the page says so under the table", async () => {
+    // A budget of 10 full entries: a board of 12 players is large.
+    const big = await createTestContext({ PUBLIC_URL }, { rankCacheEntries: 10 });
+    try {
+      const bfx = await seedWorkspace(big.services);
+      const agent = await big.services.keys.create(ACTOR, bfx.workspaceId, {
+        name: 'agent',
+        type: 'integration',
+        scopes: ['ingest:server'],
+        server_restrictions: [bfx.serverId],
+      });
+      const crowd = players.slice(0, 12);
+      const res = await big.http({
+        method: 'POST',
+        url: '/api/v1/ingest/server',
+        headers: { ...bearer(agent.secret), 'content-type': 'application/json' },
+        payload: JSON.stringify({
+          observed_at: new Date().toISOString(),
+          players: crowd.map((p, i) => ({
+            ...p,
+            stats: [
+              { key: PLAY_TIME, value: mainTicks(i) },
+              { key: WALKED, value: 100_000 * (i + 1) },
+            ],
+          })),
+          online: [],
+        }),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      await big.services.flush();
+      await big.services.publicSite.update(ACTOR, bfx.workspaceId, { ...settings, featured_stats: [PLAY_TIME] });
+      const slug = (
+        await big.db.query<{ slug: string }>('SELECT slug FROM workspaces WHERE id = $1', [bfx.workspaceId])
+      )[0]!.slug;
+      const url = `/p/${slug}/players/${crowd[4]!.username}?season=s1`;
+      let body = '';
+      for (let i = 0; i < 50; i++) {
+        const r = await big.http({ url });
+        expect(r.statusCode, r.body).toBe(200);
+        body = r.body;
+        if (!body.includes('being counted')) break;
+        await new Promise((done) => setTimeout(done, 100));
+      }
+      // The featured statistic ranked (#5 of 12), the other one not: its dash gets the note.
+      expect(body).toMatch(
+        />Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n">#5<span class="muted"> of 12</,
+      );
       expect(body).toMatch(
         />Distance Walked<\/a><\/td><td class="n">[^<]+<\/td><td class="n"><span class="muted">&mdash;/,
       );
-      expect(body).toMatch(/>Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n">#\d+/);
       expect(body).toContain(`<p class="muted">${hint}</p>`);
     } finally {
-      await ctx.services.publicSite.update(ACTOR, fx.workspaceId, { ...settings, featured_stats: [PLAY_TIME, WALKED] });
+      await big.close();
     }
   });
 });

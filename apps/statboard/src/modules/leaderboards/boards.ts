@@ -2,6 +2,7 @@ import type { Change, ValueMoves } from '#src/cache/bus.ts';
 import type { Changes } from '#src/cache/changes.ts';
 import { RANK_BOARD_BYTES_PER_ENTRY } from '#src/config.ts';
 import type { Db } from '#src/db/types.ts';
+import type { Maybe } from '#src/lib/maybe.ts';
 import type { CacheMeter } from '#src/metrics/metrics.ts';
 import { COMPACT_FIXED_BYTES, CompactBoard } from './compact-board.ts';
 import { type BoardEntry, RankBoard } from './rank-board.ts';
@@ -18,6 +19,9 @@ const RECENT_MS = 30_000;
 
 /** A board refused for want of room is not tried again for this long. */
 const NO_ROOM_RECHECK_MS = 5_000;
+
+/** Boards whose size `isSmall` keeps at most (more: it forgets them all and counts again). */
+const MAX_COUNTED = 10_000;
 
 /** Which board: a statistic (by definition id, with its order) in a season of a workspace, network-wide or one server's. */
 export interface BoardRef {
@@ -95,6 +99,8 @@ const MAX_PENDING = 1_000;
  */
 export class BoardCache {
   private readonly slots = new Map<string, Slot>();
+  /** What `isSmall` counted, by board: whether it is small (or the count in progress), until when that holds. */
+  private readonly counted = new Map<string, { small: Maybe<boolean>; until: number }>();
   /**
    * The statistics (ids) with a slot among the network boards, by `workspace|season|column` (see `slotted`): a
    * board not among them is not held, and a page need not look for it.
@@ -276,6 +282,35 @@ export class BoardCache {
     if (!this.caching || !this.changes.bus.healthy) return false;
     const slot = this.slots.get(slotKey(ref));
     return !slot || slot.queryUntil <= Date.now();
+  }
+
+  /**
+   * Whether `ref`'s board is small: one to hold with its full entries (at most the budget of entries), which a page
+   * may have read for a rank it shows (see `LeaderboardService.pageRank`). Its size is counted up to that budget
+   * (the query `loadWithin` starts with) at most once per OVERSIZE_RECHECK_MS, one count at a time per board;
+   * false while boards are not held, or when the count fails.
+   */
+  isSmall(ref: BoardRef): Maybe<boolean> {
+    if (!this.mayHold(ref)) return false;
+    const key = slotKey(ref);
+    if (this.slots.get(key)?.board instanceof RankBoard) return true;
+    const now = Date.now();
+    const known = this.counted.get(key);
+    if (known !== undefined && known.until > now) return known.small;
+    if (this.counted.size >= MAX_COUNTED) this.counted.clear();
+    const entry: { small: Maybe<boolean>; until: number } = {
+      small: repo
+        .boardSizeUpTo(this.db, { ...ref, cap: this.maxEntries + 1 })
+        .then((size) => size <= this.maxEntries)
+        .catch(() => false)
+        .then((small) => {
+          entry.small = small;
+          return small;
+        }),
+      until: now + OVERSIZE_RECHECK_MS,
+    };
+    this.counted.set(key, entry);
+    return entry.small;
   }
 
   /** Starts reading the whole board (its failure only leaves it to a later read). */

@@ -324,12 +324,24 @@ export class LeaderboardService {
   }
 
   /**
+   * Whether a page may rank a value of `def` in `season` that is not featured and whose board is not in memory
+   * (`pageRank(…, false)`): its board is small (`BoardCache.isSmall`: one held with its full entries), so that it
+   * is read once and held, and a page of many values never costs a rank query each. False for a key restricted to
+   * players or servers.
+   */
+  smallBoard(key: AuthKey, season: Season, def: repo.DefinitionRow): Maybe<boolean> {
+    if (restrictsPlayers(key) || restrictsServers(key)) return false;
+    return this.boards.isSmall(boardRefOf(key.workspaceId, season, def));
+  }
+
+  /**
    * A public player's rank for a page beside the value it has read, when `rankInMemory` had none (the board not ready
    * at once): the board refreshed or, while it is being read, once it is (up to LOAD_WAIT_MS); 'later' when it is
    * still being read then (the page shows no rank yet and is not kept). A page never counts a board that is to be
    * held with a query: at 1,000,000 players a rank window costs PostgreSQL 0.4–1.9 s, and pages read while a board
    * loaded after a start asked more of them than it could answer, slowing uploads down. A board that is not to be
-   * held (no budget, too large, no room, the change bus unhealthy, a restricted key) is asked as `rankJson` does.
+   * held (no budget, too large, no room, the change bus unhealthy, a restricted key) is asked as `rankJson` does,
+   * for a featured statistic (`featured`); any other's is then null (no rank on the page).
    */
   async pageRank(
     key: AuthKey,
@@ -337,6 +349,7 @@ export class LeaderboardService {
     def: repo.DefinitionRow,
     uuid: string,
     value: number,
+    featured = true,
   ): Promise<{ rank: number; total: number } | 'later' | null> {
     const ref = boardRefOf(key.workspaceId, season, def);
     if (!restrictsPlayers(key) && !restrictsServers(key) && this.boards.mayHold(ref)) {
@@ -346,6 +359,7 @@ export class LeaderboardService {
       if (board) return heldRank(board, uuid, value);
       if (this.boards.mayHold(ref)) return 'later';
     }
+    if (!featured) return null;
     const answer = JSON.parse(
       (await this.rankJson(key, { season: season.id, stat: def.key, player: uuid, around: 0 })).toString(),
     ) as { entry: { rank: number }; total: number };

@@ -3,6 +3,7 @@ import { formatStatValue } from '@statboard/sdk/format';
 import type { AuthKey } from '#src/access/auth-key.ts';
 import { AppError } from '#src/errors.ts';
 import type { Services } from '#src/feature.ts';
+import type { Maybe } from '#src/lib/maybe.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import type { History } from '#src/modules/history/service.ts';
 import type { DefinitionRow } from '#src/modules/leaderboards/repo.ts';
@@ -376,26 +377,36 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
     }
     // Ranks of the featured statistics (each a lookup in a rank board): what the home page ranks players by.
     const ranked = ctx.site.settings.featured_stats.filter((k) => stats.has(k));
-    // From the boards in memory when they are there (no query: the rank of the value just read); a featured
-    // statistic's otherwise asked (which loads its board, never counts it with a query while it loads: the page
-    // then shows no rank yet, says so, and is rendered again next time). Any other statistic's only from memory
-    // (read by its leaderboard pages or ranks): no query and no board loaded for it, since a page of 100 values
+    // Every value's rank, from the boards in memory when they are there (no query: the rank of the value just
+    // read), else asked: a featured statistic's always, any other's when its board is small (a network of up to
+    // RANK_CACHE_MB's full entries: read once and held). A board being read is never counted with a query: the page
+    // then shows no rank yet, says so, and is rendered again next time. The rank of a large board that is neither
+    // featured nor in memory is left to its leaderboard ("—" and a note): a page of 100 values of a large network
     // must not cost 100 rank reads.
     const ranks = new Map<string, { rank: number; total: number }>();
-    const asked: { def: DefinitionRow; value: number }[] = [];
-    // Boards that are not in memory at all are not looked for (most statistics' boards, on most sites).
+    const asked: { def: DefinitionRow; value: number; featured: boolean; small: Maybe<boolean> }[] = [];
     const inMemory = this.s.leaderboards.mayRankInMemory(ctx.key, season);
     for (const [stat, { value, id }] of stats) {
-      if (id !== undefined && !inMemory.has(id) && !ranked.includes(stat)) continue;
       const found = this.s.leaderboards.definition(ctx.key.workspaceId, stat);
       const def = found instanceof Promise ? await found : found;
-      const held = this.s.leaderboards.rankInMemory(ctx.key, season, def, player.uuid, value);
+      // Boards that are not in memory at all are not looked for (most statistics' boards, on a large site).
+      const held =
+        id === undefined || inMemory.has(id)
+          ? this.s.leaderboards.rankInMemory(ctx.key, season, def, player.uuid, value)
+          : null;
       if (held) ranks.set(stat, held);
-      else if (ranked.includes(stat)) asked.push({ def, value });
+      else if (ranked.includes(stat)) asked.push({ def, value, featured: true, small: true });
+      else {
+        const small = this.s.leaderboards.smallBoard(ctx.key, season, def);
+        if (small !== false) asked.push({ def, value, featured: false, small });
+      }
     }
     await Promise.all(
-      asked.map(async ({ def, value }) => {
-        const r = await refusedAsNull(() => this.s.leaderboards.pageRank(ctx.key, season, def, player.uuid, value));
+      asked.map(async ({ def, value, featured, small }) => {
+        if (!(await small)) return;
+        const r = await refusedAsNull(() =>
+          this.s.leaderboards.pageRank(ctx.key, season, def, player.uuid, value, featured),
+        );
         if (r === 'later') ctx.provisional = true;
         else if (r) ranks.set(def.key, r);
       }),
