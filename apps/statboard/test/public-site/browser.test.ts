@@ -159,6 +159,7 @@ describe.skipIf(!haveBrowser)('the public site in a browser', () => {
     ['leaderboard', () => `/p/team/leaderboards/${encodeURIComponent(PLAY_TIME)}`, 200],
     ['player', () => `/p/team/players/${data.players[0]!.username}`, 200],
     ['players', () => '/p/team/players?q=e', 200],
+    ['leaderboards', () => '/p/team/leaderboards', 200],
     ['seasons', () => '/p/team/seasons', 200],
     ['embed', () => `/p/team/embed/leaderboard/${encodeURIComponent(STONE)}?limit=5`, 200],
     ['not-found', () => '/p/team/players/Nobody', 404],

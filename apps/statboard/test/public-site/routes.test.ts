@@ -164,6 +164,46 @@ describe('the pages', () => {
     expect((embed.body.match(/<tr><td class="r">/g) ?? []).length).toBe(3);
   });
 
+  it('lists the public statistics on the leaderboards index by category, finds them by name, links each to its board', async () => {
+    const res = await page(`${base}/leaderboards`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).toContain('<title>Leaderboards · Team &lt;Club&gt;</title>');
+    // The game's general statistics first, then its families; names in order within a category.
+    const at = (text: string) => res.body.indexOf(text);
+    expect(at('<h2 id="c0">General</h2>')).toBeGreaterThan(0);
+    expect(at('>Mined</h2>')).toBeGreaterThan(at('>General</h2>'));
+    expect(at('>Distance Walked</a>')).toBeGreaterThan(at('>Damage &lt;dealt&gt; &amp; &quot;more&quot;</a>'));
+    expect(at('>Time Played</a>')).toBeGreaterThan(at('>Distance Walked</a>'));
+    expect(res.body).toContain(`<a href="/p/team/leaderboards/${encodeURIComponent(STONE)}">Stone Mined</a>`);
+    // Not a hidden statistic.
+    expect(res.body).not.toContain('Deaths');
+    // Every page's navigation leads to it.
+    for (const path of ['/leaderboards', '/', '/players/Alex']) {
+      expect((await page(`${base}${path}`)).body).toContain('<li><a href="/p/team/leaderboards">Leaderboards</a></li>');
+    }
+    const found = await page(`${base}/leaderboards?q=STONE`);
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.body).toContain('<h1>Leaderboards matching “STONE”</h1>');
+    expect(found.body).toContain('>Stone Mined</a>');
+    expect(found.body).not.toContain('>Time Played</a>');
+    const none = await page(`${base}/leaderboards?q=${encodeURIComponent('<nothing>')}`);
+    expect(none.statusCode).toBe(200);
+    expect(none.body).toContain('No public statistic by that name.');
+    expect(none.body).toContain('value="&lt;nothing&gt;"');
+    for (const past of ['?page=2', '?page=0', '?page=x']) {
+      expect((await page(`${base}/leaderboards${past}`)).statusCode, past).toBe(404);
+    }
+    // A home page with no featured statistic leads to the index.
+    expect((await save({ featured_stats: [] })).statusCode).toBe(200);
+    try {
+      const home = await page(`${base}/`);
+      expect(home.body).toContain('<p>See <a href="/p/team/leaderboards">all leaderboards</a>.</p>');
+      expect(home.body).not.toContain('<table>');
+    } finally {
+      expect((await save({ featured_stats: ON.featured_stats })).statusCode).toBe(200);
+    }
+  });
+
   it('serves the board and the embed of a statistic whose key is as long as a key may be (255 characters)', async () => {
     const head = 'modded.custom:modded.';
     const key = head + 'x'.repeat(255 - head.length);

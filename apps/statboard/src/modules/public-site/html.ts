@@ -24,7 +24,7 @@ a{color:var(--link)}
 header{background:var(--surface);border-bottom:1px solid var(--border)}
 .bar{max-width:64rem;margin:0 auto;padding:.75rem 1rem;display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1.25rem}
 .site{font-weight:700;font-size:1.15rem;text-decoration:none;color:var(--text);margin-right:auto}
-nav ul{display:flex;gap:1rem;list-style:none;margin:0;padding:0}
+nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0;padding:0}
 main{max-width:64rem;margin:0 auto;padding:1.25rem 1rem 2rem}
 h1{font-size:1.6rem;line-height:1.25;margin:.25rem 0 .5rem}
 h2{font-size:1.2rem;margin:0 0 .5rem}
@@ -55,6 +55,7 @@ color:var(--accent-text);border:1px solid var(--accent);border-radius:8px;cursor
 .chart text{fill:var(--muted);font-size:15px}
 ul.plain{list-style:none;margin:0;padding:0}ul.plain li{padding:.25rem 0;border-bottom:1px solid var(--border)}
 ul.plain li:last-child{border-bottom:0}
+ul.cols{columns:15rem;column-gap:2rem}ul.cols li{break-inside:avoid;border-bottom:0}
 footer{max-width:64rem;margin:0 auto;padding:0 1rem 2rem;color:var(--muted);font-size:.875rem}
 body.embed main{padding:.5rem .75rem}
 body.embed h1{font-size:1.05rem;margin:0 0 .25rem}`;
@@ -108,7 +109,7 @@ export function siteHeader(site: { title: string; base: string }): string {
   return `
 <body><a class="skip" href="#main">Skip to content</a>
 <header><div class="bar"><a class="site" href="${base}/">${h(site.title)}</a>
-<nav aria-label="Site"><ul><li><a href="${base}/">Home</a></li><li><a href="${base}/seasons">Seasons</a></li><li><a href="${base}/players">Players</a></li></ul></nav></div></header>
+<nav aria-label="Site"><ul><li><a href="${base}/">Home</a></li><li><a href="${base}/leaderboards">Leaderboards</a></li><li><a href="${base}/seasons">Seasons</a></li><li><a href="${base}/players">Players</a></li></ul></nav></div></header>
 <main id="main">
 `;
 }

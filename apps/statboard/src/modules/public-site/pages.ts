@@ -11,6 +11,7 @@ import type { Leaderboard } from '#src/modules/leaderboards/service.ts';
 import type { PlayerStatsResponse } from '#src/modules/players/schemas.ts';
 import type { PlayerPage } from '#src/modules/players/service.ts';
 import type { Season } from '#src/modules/seasons/service.ts';
+import { categoryName, categoryOrder } from '#src/modules/stats/game-catalog.ts';
 import type { PublicStat } from '#src/modules/stats/schemas.ts';
 import { type ChartPoint, chartSummary, lineChart } from './chart.ts';
 import { embedPage, h, type PageHead, siteHeader, sitePage } from './html.ts';
@@ -19,6 +20,8 @@ import { type PublicSite, siteKey } from './service.ts';
 /** Entries of a leaderboard page, and of the home page's boards. */
 export const BOARD_PAGE_SIZE = 50;
 const HOME_TOP = 10;
+/** Statistics a page of the leaderboards' index lists. */
+const BOARDS_PAGE_SIZE = 200;
 /** Pages past the top that the key routes serve (`offset` ≤ 10,000). */
 export const MAX_BOARD_PAGE = 201;
 /** Players listed as online on the home page (the rest are counted). */
@@ -31,6 +34,7 @@ export type PageRequest =
   | { kind: 'home' }
   | { kind: 'seasons' }
   | { kind: 'players'; q: string; page: number }
+  | { kind: 'boards'; q: string; page: number }
   | { kind: 'player'; ref: string; season: string | null; stat: string | null }
   | { kind: 'board'; stat: string; season: string | null; page: number }
   | { kind: 'embed'; stat: string; season: string | null; limit: number; theme: 'light' | 'dark' | null };
@@ -191,6 +195,8 @@ export class PageRenderer {
         return this.seasons(ctx);
       case 'players':
         return this.players(ctx, req.q, req.page);
+      case 'boards':
+        return Promise.resolve(this.boards(ctx, req.q, req.page));
       case 'player':
         return this.player(ctx, req.ref, req.season, req.stat);
       case 'board':
@@ -275,7 +281,7 @@ ${rows.length ? entriesTable(ctx, rows, stat, `Top ${HOME_TOP}: ${stat.display_n
       ctx,
       this.head(ctx, '/', site.title, description),
       `<h1>${h(site.title)}</h1>${intro}${seasonLine}${search}
-${cards ? `<div class="grid">${cards}</div>` : ''}
+${cards ? `<div class="grid">${cards}</div>` : catalog.size ? `<p>See <a href="${ctx.htmlBase}/leaderboards">all leaderboards</a>.</p>` : ''}
 <section class="card" aria-labelledby="online"><h2 id="online">Online now (${online.length})</h2>${onlineList}</section>`,
     );
   }
@@ -331,6 +337,49 @@ ${cards ? `<div class="grid">${cards}</div>` : ''}
       this.head(ctx, '/players', heading, `${total} ${total === 1 ? 'player' : 'players'} of ${ctx.site.title}.`),
       `<h1>${h(heading)}</h1>${searchForm(ctx, q)}
 <div class="card">${items ? `<ul class="plain">${items}</ul>` : '<p>No public player by that name.</p>'}</div>${pager}`,
+    );
+  }
+
+  /**
+   * The index of the leaderboards: every public statistic (or those whose name or key holds `q`), by category in
+   * the order of the game's statistics screen, by name within one, BOARDS_PAGE_SIZE a page.
+   */
+  private boards(ctx: Ctx, q: string, pageNo: number): RenderedHtml {
+    const needle = q.toLowerCase();
+    const found = [...ctx.parts.values()].filter(
+      (p) => !needle || p.def.display_name.toLowerCase().includes(needle) || p.def.key.toLowerCase().includes(needle),
+    );
+    found.sort(
+      (a, b) =>
+        categoryOrder(a.def.category) - categoryOrder(b.def.category) ||
+        a.def.category.localeCompare(b.def.category) ||
+        a.def.display_name.localeCompare(b.def.display_name) ||
+        a.def.key.localeCompare(b.def.key),
+    );
+    const shown = found.slice((pageNo - 1) * BOARDS_PAGE_SIZE, pageNo * BOARDS_PAGE_SIZE);
+    // Past the last page: the 404 page, as a leaderboard's.
+    if (shown.length === 0 && pageNo > 1) return null;
+    let groups = '';
+    let items = '';
+    for (let i = 0; i < shown.length; i++) {
+      const stat = shown[i]!;
+      items += `<li><a href="${ctx.htmlBase}/leaderboards/${stat.path}">${stat.name}</a></li>`;
+      const next = shown[i + 1];
+      if (next === undefined || next.def.category !== stat.def.category) {
+        const id = `c${groups.length}`;
+        groups += `<section class="card" aria-labelledby="${id}"><h2 id="${id}">${h(categoryName(stat.def.category))}</h2><ul class="plain cols">${items}</ul></section>`;
+        items = '';
+      }
+    }
+    const heading = q ? `Leaderboards matching “${q}”` : 'Leaderboards';
+    const query = q ? `q=${encodeURIComponent(q)}&` : '';
+    const pager = pagerLinks(ctx, `/leaderboards?${query}`, pageNo, pageNo * BOARDS_PAGE_SIZE < found.length);
+    const count = `${found.length} ${found.length === 1 ? 'statistic' : 'statistics'}`;
+    return this.page(
+      ctx,
+      this.head(ctx, '/leaderboards', heading, `The leaderboards of ${ctx.site.title}: ${count}.`),
+      `<h1>${h(heading)}</h1><form method="get" action="${ctx.htmlBase}/leaderboards" role="search"><label for="sq">Find a statistic</label><input id="sq" name="q" type="search" maxlength="64" autocomplete="off" value="${h(q)}"><button type="submit">Search</button></form>
+${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}${pager}`,
     );
   }
 

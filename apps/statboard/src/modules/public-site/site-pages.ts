@@ -36,6 +36,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { url: '/p/:slug/seasons', kind: 'seasons' },
   { url: '/p/:slug/players', kind: 'players' },
   { url: '/p/:slug/players/:player', kind: 'player' },
+  { url: '/p/:slug/leaderboards', kind: 'boards' },
   { url: '/p/:slug/leaderboards/:stat', kind: 'board' },
   { url: '/p/:slug/embed/leaderboard/:stat', kind: 'embed' },
 ];
@@ -173,7 +174,8 @@ export function pageRequest(
     case 'home':
     case 'seasons':
       return { kind };
-    case 'players': {
+    case 'players':
+    case 'boards': {
       const q = (one(query.q) ?? '').trim().slice(0, 64);
       const page = pageNumber(query.page, 10_000);
       return page === null ? null : { kind, q, page };

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { gameCatalog } from './game-catalog.ts';
+import { categoryName, categoryOrder, gameCatalog } from './game-catalog.ts';
 
 // The catalog is generated from a download (`npm run stat-catalog -w statboard`); these checks need none.
 const GENERATOR = fileURLToPath(new URL('../../../scripts/stat-catalog.mjs', import.meta.url));
@@ -53,5 +53,28 @@ describe('the game catalog', () => {
     }
     expect(c.items.music_disc_cat).toBe('Music Disc (C418 - cat)');
     expect(c.items.sentry_armor_trim_smithing_template).toBe('Sentry Armor Trim');
+  });
+});
+
+describe('categories for people', () => {
+  it("names the game's categories as its statistics screen does, in its order, and leaves others as they are", () => {
+    const game = ['custom', 'mined', 'crafted', 'used', 'broken', 'picked_up', 'dropped', 'killed', 'killed_by'].map(
+      (t) => `minecraft.${t}`,
+    );
+    expect(game.map(categoryName)).toEqual([
+      'General',
+      'Mined',
+      'Crafted',
+      'Used',
+      'Broken',
+      'Picked Up',
+      'Dropped',
+      'Kills',
+      'Killed by',
+    ]);
+    expect([...game].reverse().sort((a, b) => categoryOrder(a) - categoryOrder(b))).toEqual(game);
+    expect(categoryName('myplugin')).toBe('myplugin');
+    expect(categoryName('minecraft.unknown_family')).toBe('minecraft.unknown_family');
+    expect(categoryOrder('myplugin')).toBeGreaterThan(categoryOrder('minecraft.killed_by'));
   });
 });

@@ -50,3 +50,29 @@ export function isGameStatistic(key: string): boolean {
   const family = c.families[type];
   return family !== undefined && Object.hasOwn(c[family.of], thing);
 }
+
+/**
+ * A category's name for people (a statistic's `category`, the first segment of its key): the game's tab of general
+ * statistics ("General") for `minecraft.custom`, a family's name without its thing for the game's other families
+ * ("Mined", "Picked Up", "Killed by"), any other category as it is.
+ */
+export function categoryName(category: string): string {
+  const m = /^minecraft\.([a-z_]+)$/.exec(category);
+  if (!m) return category;
+  const c = gameCatalog();
+  if (m[1] === 'custom') return c.groups.general;
+  const family = c.families[m[1]!];
+  return family ? family.name.replace('%s', '').trim() : category;
+}
+
+/**
+ * Where a category comes in a list of categories: the game's general statistics, then its families in the order of
+ * its statistics screen (mined, crafted, used, broken, picked up, dropped, kills, killed by), then any other.
+ */
+export function categoryOrder(category: string): number {
+  const m = /^minecraft\.([a-z_]+)$/.exec(category);
+  if (!m) return Number.MAX_SAFE_INTEGER;
+  if (m[1] === 'custom') return 0;
+  const i = Object.keys(gameCatalog().families).indexOf(m[1]!);
+  return i < 0 ? Number.MAX_SAFE_INTEGER : i + 1;
+}
