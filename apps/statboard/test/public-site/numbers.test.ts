@@ -447,60 +447,97 @@ describe('ranks of the statistics that are not featured', () => {
     }
   });
 
-  it("are left to the statistic's leaderboard when its board is large, and the page says so under the table", async () => {
-    // A budget of 10 full entries: a board of 12 players is large.
-    const big = await createTestContext({ PUBLIC_URL }, { rankCacheEntries: 10 });
+  /**
+   * A workspace of its own (`overrides`: its config), whose `crowd` of players the agent of its server uploaded
+   * `stats(i)` of (player i), with the site on and Time Played featured: the page of `crowd[player]` once no rank
+   * is being counted.
+   */
+  async function ownSite(
+    overrides: Parameters<typeof createTestContext>[1],
+    crowd: { uuid: string; username: string }[],
+    stats: (i: number) => { key: string; value: number }[],
+    player: number,
+  ): Promise<string> {
+    const own = await createTestContext({ PUBLIC_URL }, overrides);
     try {
-      const bfx = await seedWorkspace(big.services);
-      const agent = await big.services.keys.create(ACTOR, bfx.workspaceId, {
+      const ofx = await seedWorkspace(own.services);
+      const agent = await own.services.keys.create(ACTOR, ofx.workspaceId, {
         name: 'agent',
         type: 'integration',
         scopes: ['ingest:server'],
-        server_restrictions: [bfx.serverId],
+        server_restrictions: [ofx.serverId],
       });
-      const crowd = players.slice(0, 12);
-      const res = await big.http({
+      const res = await own.http({
         method: 'POST',
         url: '/api/v1/ingest/server',
         headers: { ...bearer(agent.secret), 'content-type': 'application/json' },
         payload: JSON.stringify({
           observed_at: new Date().toISOString(),
-          players: crowd.map((p, i) => ({
-            ...p,
-            stats: [
-              { key: PLAY_TIME, value: mainTicks(i) },
-              { key: WALKED, value: 100_000 * (i + 1) },
-            ],
-          })),
+          players: crowd.map((p, i) => ({ ...p, stats: stats(i) })),
           online: [],
         }),
       });
       expect(res.statusCode, res.body).toBe(200);
-      await big.services.flush();
-      await big.services.publicSite.update(ACTOR, bfx.workspaceId, { ...settings, featured_stats: [PLAY_TIME] });
+      await own.services.flush();
+      await own.services.publicSite.update(ACTOR, ofx.workspaceId, { ...settings, featured_stats: [PLAY_TIME] });
       const slug = (
-        await big.db.query<{ slug: string }>('SELECT slug FROM workspaces WHERE id = $1', [bfx.workspaceId])
+        await own.db.query<{ slug: string }>('SELECT slug FROM workspaces WHERE id = $1', [ofx.workspaceId])
       )[0]!.slug;
-      const url = `/p/${slug}/players/${crowd[4]!.username}?season=s1`;
-      let body = '';
-      for (let i = 0; i < 50; i++) {
-        const r = await big.http({ url });
+      const url = `/p/${slug}/players/${crowd[player]!.username}?season=s1`;
+      for (let i = 0; ; i++) {
+        const r = await own.http({ url });
         expect(r.statusCode, r.body).toBe(200);
-        body = r.body;
-        if (!body.includes('being counted')) break;
+        if (!r.body.includes('being counted') || i === 50) return r.body;
         await new Promise((done) => setTimeout(done, 100));
       }
-      // The featured statistic ranked (#5 of 12), the other one not: its dash gets the note.
-      expect(body).toMatch(
-        />Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n">#5<span class="muted"> of 12</,
-      );
-      expect(body).toMatch(
-        />Distance Walked<\/a><\/td><td class="n">[^<]+<\/td><td class="n"><span class="muted">&mdash;/,
-      );
-      expect(body).toContain(`<p class="muted">${hint}</p>`);
     } finally {
-      await big.close();
+      await own.close();
     }
+  }
+
+  it("are left to the statistic's leaderboard when its board is large, and the page says so under the table", async () => {
+    // A budget of 10 full entries: a board of 12 players is large.
+    const body = await ownSite(
+      { rankCacheEntries: 10 },
+      players.slice(0, 12),
+      (i) => [
+        { key: PLAY_TIME, value: mainTicks(i) },
+        { key: WALKED, value: 100_000 * (i + 1) },
+      ],
+      4,
+    );
+    // The featured statistic ranked (#5 of 12), the other one not: its dash gets the note.
+    expect(body).toMatch(/>Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n">#5<span class="muted"> of 12</);
+    expect(body).toMatch(
+      />Distance Walked<\/a><\/td><td class="n">[^<]+<\/td><td class="n"><span class="muted">&mdash;/,
+    );
+    expect(body).toContain(`<p class="muted">${hint}</p>`);
+  });
+
+  it('are left to their leaderboards when the workspace has more than 100 statistics; values of 0 are not shown', async () => {
+    const plugin = (n: number) => `plugin.stats:count_${String(n).padStart(3, '0')}`;
+    // Time Played and 100 statistics of a plugin, 5 of them 0.
+    const body = await ownSite(
+      {},
+      players.slice(0, 3),
+      (i) => [
+        { key: PLAY_TIME, value: mainTicks(i) },
+        ...Array.from({ length: 100 }, (_, n) => ({ key: plugin(n), value: n < 5 ? 0 : n * (i + 1) })),
+      ],
+      1,
+    );
+    expect(body).toMatch(/>Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n">#2<span class="muted"> of 3</);
+    expect(body).toMatch(
+      />plugin\.stats:count_099<\/a><\/td><td class="n">198<\/td><td class="n"><span class="muted">&mdash;/,
+    );
+    expect(body).toContain(`<p class="muted">${hint}</p>`);
+    // Each category a group of rows under its name, the game's first.
+    expect(body).toContain('<tbody><tr><th scope="rowgroup" colspan="3">General</th></tr><tr><td><a');
+    expect(body.indexOf('>plugin.stats</th>')).toBeGreaterThan(body.indexOf('>General</th>'));
+    // The values of 0: counted under the table, neither rows nor charted.
+    expect(body).not.toContain('>plugin.stats:count_004</a>');
+    expect(body).not.toContain('value="plugin.stats:count_004"');
+    expect(body).toContain('<p class="muted">5 more statistics are at 0, not shown.</p>');
   });
 });
 

@@ -38,6 +38,7 @@ caption{text-align:left;font-weight:600;padding:0 0 .25rem}
 th,td{text-align:left;padding:.35rem .3rem;border-bottom:1px solid var(--border);vertical-align:top}
 td{overflow-wrap:anywhere}
 th{font-size:.875rem;color:var(--muted);font-weight:600}
+th[scope=rowgroup]{color:var(--text);font-size:.95rem;padding-top:1rem}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;width:1px}td.n{white-space:nowrap}
 td.r,th.r{width:2.25rem;white-space:nowrap;font-variant-numeric:tabular-nums}
 tr:last-child td{border-bottom:0}

@@ -20,6 +20,11 @@ import { type PublicSite, siteKey } from './service.ts';
 /** Entries of a leaderboard page, and of the home page's boards. */
 export const BOARD_PAGE_SIZE = 50;
 const HOME_TOP = 10;
+/**
+ * Public statistics a workspace has at most for its player pages to rank every value whose board is small (see
+ * `player`): the boards pages may have read and held for ranks are that many at most.
+ */
+const MAX_RANKED_STATS = 100;
 /** Statistics a page of the leaderboards' index lists. */
 const BOARDS_PAGE_SIZE = 200;
 /** Pages past the top that the key routes serve (`offset` ≤ 10,000). */
@@ -418,23 +423,29 @@ ${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}$
     if (!values) return null;
     const player = values.player;
     const username = player.username;
-    // The public statistics of the answer, by key (in its order).
+    // The public statistics of the answer, by key (in its order). A value of 0 is counted, not shown: the game's
+    // client uploads every statistic of the game at a session's start, thousands of them 0 ("Acacia Boat Dropped").
     const stats = new Map<string, { value: number; stat: StatParts; id: string | undefined }>();
+    let zeros = 0;
     for (const v of values.stats) {
       const stat = ctx.parts.get(v.key);
-      if (stat) stats.set(v.key, { value: v.value, stat, id: v.id });
+      if (stat === undefined) continue;
+      if (v.value === 0) zeros++;
+      else stats.set(v.key, { value: v.value, stat, id: v.id });
     }
     // Ranks of the featured statistics (each a lookup in a rank board): what the home page ranks players by.
     const ranked = ctx.site.settings.featured_stats.filter((k) => stats.has(k));
     // Every value's rank, from the boards in memory when they are there (no query: the rank of the value just
     // read), else asked: a featured statistic's always, any other's when its board is small (a network of up to
-    // RANK_CACHE_MB's full entries: read once and held). A board being read is never counted with a query: the page
-    // then shows no rank yet, says so, and is rendered again next time. The rank of a large board that is neither
-    // featured nor in memory is left to its leaderboard ("—" and a note): a page of 100 values of a large network
-    // must not cost 100 rank reads.
+    // RANK_CACHE_MB's full entries: read once and held) and the workspace has at most MAX_RANKED_STATS public
+    // statistics (the boards pages may have read are that many at most). A board being read is never counted with a
+    // query: the page then shows no rank yet, says so, and is rendered again next time. Any other rank is left to
+    // its leaderboard ("—" and a note): a page of 100 values must not cost 100 rank reads, nor thousands of
+    // statistics thousands of boards.
     const ranks = new Map<string, { rank: number; total: number }>();
     const asked: { def: DefinitionRow; value: number; featured: boolean; small: Maybe<boolean> }[] = [];
     const inMemory = this.s.leaderboards.mayRankInMemory(ctx.key, season);
+    const rankSmall = ctx.parts.size <= MAX_RANKED_STATS;
     for (const [stat, { value, id }] of stats) {
       const found = this.s.leaderboards.definition(ctx.key.workspaceId, stat);
       const def = found instanceof Promise ? await found : found;
@@ -445,7 +456,7 @@ ${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}$
           : null;
       if (held) ranks.set(stat, held);
       else if (ranked.includes(stat)) asked.push({ def, value, featured: true, small: true });
-      else {
+      else if (rankSmall) {
         const small = this.s.leaderboards.smallBoard(ctx.key, season, def);
         if (small !== false) asked.push({ def, value, featured: false, small });
       }
@@ -490,14 +501,30 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
 <p class="muted">${h(summary)}</p>
 <form method="get" action="${link}"><input type="hidden" name="season" value="${h(season.slug)}"><label for="stat">Chart another statistic</label><select id="stat" name="stat">${options}</select><button type="submit">Show</button></form></section>`;
     }
-    let rows = '';
+    // The rows by category (the answer's order within one); more than one category: each a group of rows under its
+    // name, in the order of the game's statistics screen.
+    const groups = new Map<string, string>();
     for (const [key, { value, stat }] of stats) {
       const r = ranks.get(key);
-      rows += `<tr><td><a href="${ctx.htmlBase}/leaderboards/${stat.path}${seasonQuery}">${stat.name}</a></td><td class="n">${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : `<span class="muted">${NONE}</span>`}</td></tr>`;
+      const row = `<tr><td><a href="${ctx.htmlBase}/leaderboards/${stat.path}${seasonQuery}">${stat.name}</a></td><td class="n">${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : `<span class="muted">${NONE}</span>`}</td></tr>`;
+      const category = stat.def.category;
+      const before = groups.get(category);
+      groups.set(category, before === undefined ? row : before + row);
+    }
+    let rows = '';
+    if (groups.size === 1) rows = `<tbody>${groups.values().next().value}</tbody>`;
+    else {
+      const order = [...groups.keys()].sort((a, b) => categoryOrder(a) - categoryOrder(b) || a.localeCompare(b));
+      for (const c of order) {
+        rows += `<tbody><tr><th scope="rowgroup" colspan="3">${h(categoryName(c))}</th></tr>${groups.get(c)}</tbody>`;
+      }
     }
     const table = stats.size
-      ? `<table><caption class="sr">Statistics of ${h(username)} in ${h(season.name)}</caption><thead><tr><th scope="col">Statistic</th><th scope="col" class="n">Value</th><th scope="col" class="n">Rank</th></tr></thead><tbody>${rows}</tbody></table>`
+      ? `<table><caption class="sr">Statistics of ${h(username)} in ${h(season.name)}</caption><thead><tr><th scope="col">Statistic</th><th scope="col" class="n">Value</th><th scope="col" class="n">Rank</th></tr></thead>${rows}</table>`
       : '<p class="muted">No values in this season.</p>';
+    const zeroNote = zeros
+      ? `<p class="muted">${zeros === 1 ? 'One' : fmtCount(zeros)} ${stats.size ? 'more ' : ''}${zeros === 1 ? 'statistic is' : 'statistics are'} at 0, not shown.</p>`
+      : '';
     // A value without a rank here (a statistic whose board is not in memory, see above; `ranks` holds statistics of
     // `stats` only) still has one on its leaderboard: the page says where, so that a player does not read the dash
     // as "not ranked".
@@ -525,7 +552,7 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
       ctx,
       this.head(ctx, `/players/${encodeURIComponent(username)}`, username, description),
       `<h1>${h(username)}</h1><p class="lead">${h(season.name)}${season.active ? ' (running)' : ''}</p>
-${chart}<section class="card" aria-labelledby="values-h"><h2 id="values-h">Statistics</h2>${table}${counting}</section>${others}`,
+${chart}<section class="card" aria-labelledby="values-h"><h2 id="values-h">Statistics</h2>${table}${counting}${zeroNote}</section>${others}`,
     );
   }
 
@@ -615,6 +642,11 @@ interface Ctx {
   base: string;
   /** Set by a page rendered without some of its parts (a rank whose board is being read): not to be kept. */
   provisional: boolean;
+}
+
+/** A count for people ("8,123"). */
+function fmtCount(n: number): string {
+  return formatStatValue(n, 'count');
 }
 
 function fmt(stat: PublicStat, value: number): string {
