@@ -457,6 +457,8 @@ describe('ranks of the statistics that are not featured', () => {
     crowd: { uuid: string; username: string }[],
     stats: (i: number) => { key: string; value: number }[],
     player: number,
+    /** Runs once the values are in (settings of the workspace's statistics). */
+    prepare: (own: TestContext, workspaceId: string) => Promise<unknown> = async () => undefined,
   ): Promise<string> {
     const own = await createTestContext({ PUBLIC_URL }, overrides);
     try {
@@ -479,6 +481,7 @@ describe('ranks of the statistics that are not featured', () => {
       });
       expect(res.statusCode, res.body).toBe(200);
       await own.services.flush();
+      await prepare(own, ofx.workspaceId);
       await own.services.publicSite.update(ACTOR, ofx.workspaceId, { ...settings, featured_stats: [PLAY_TIME] });
       const slug = (
         await own.db.query<{ slug: string }>('SELECT slug FROM workspaces WHERE id = $1', [ofx.workspaceId])
@@ -516,7 +519,7 @@ describe('ranks of the statistics that are not featured', () => {
 
   it('are left to their leaderboards when the workspace has more than 100 statistics; values of 0 are not shown', async () => {
     const plugin = (n: number) => `plugin.stats:count_${String(n).padStart(3, '0')}`;
-    // Time Played and 100 statistics of a plugin, 5 of them 0.
+    // Time Played and 100 statistics of a plugin, 5 of them 0: one of those where less is better.
     const body = await ownSite(
       {},
       players.slice(0, 3),
@@ -525,6 +528,7 @@ describe('ranks of the statistics that are not featured', () => {
         ...Array.from({ length: 100 }, (_, n) => ({ key: plugin(n), value: n < 5 ? 0 : n * (i + 1) })),
       ],
       1,
+      (own, workspaceId) => own.services.stats.update(ACTOR, workspaceId, plugin(0), { sort_order: 'asc' }),
     );
     expect(body).toMatch(/>Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n">#2<span class="muted"> of 3</);
     expect(body).toMatch(
@@ -534,10 +538,12 @@ describe('ranks of the statistics that are not featured', () => {
     // Each category a group of rows under its name, the game's first.
     expect(body).toContain('<tbody><tr><th scope="rowgroup" colspan="3">General</th></tr><tr><td><a');
     expect(body.indexOf('>plugin.stats</th>')).toBeGreaterThan(body.indexOf('>General</th>'));
-    // The values of 0: counted under the table, neither rows nor charted.
+    // The values of 0 where more is better: counted under the table, neither rows nor charted.
     expect(body).not.toContain('>plugin.stats:count_004</a>');
     expect(body).not.toContain('value="plugin.stats:count_004"');
-    expect(body).toContain('<p class="muted">5 more statistics are at 0, not shown.</p>');
+    expect(body).toContain('<p class="muted">4 more statistics are at 0, not shown.</p>');
+    // Where less is better, 0 is shown.
+    expect(body).toMatch(/>plugin\.stats:count_000<\/a><\/td><td class="n">0<\/td>/);
   });
 });
 

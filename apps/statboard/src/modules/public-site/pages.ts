@@ -423,14 +423,15 @@ ${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}$
     if (!values) return null;
     const player = values.player;
     const username = player.username;
-    // The public statistics of the answer, by key (in its order). A value of 0 is counted, not shown: the game's
-    // client uploads every statistic of the game at a session's start, thousands of them 0 ("Acacia Boat Dropped").
+    // The public statistics of the answer, by key (in its order). A value of 0 of a statistic where more is better
+    // is counted, not shown: the game's client uploads every statistic of the game at a session's start, thousands
+    // of them 0 ("Acacia Boat Dropped"). Where less is better (`asc`), 0 is a value to show ("Deaths: 0, #1").
     const stats = new Map<string, { value: number; stat: StatParts; id: string | undefined }>();
     let zeros = 0;
     for (const v of values.stats) {
       const stat = ctx.parts.get(v.key);
       if (stat === undefined) continue;
-      if (v.value === 0) zeros++;
+      if (v.value === 0 && stat.def.sort_order !== 'asc') zeros++;
       else stats.set(v.key, { value: v.value, stat, id: v.id });
     }
     // Ranks of the featured statistics (each a lookup in a rank board): what the home page ranks players by.
