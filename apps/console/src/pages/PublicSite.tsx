@@ -59,7 +59,7 @@ export function PublicSite() {
     <>
       <PageHeader
         title="Public site"
-        description="Pages anyone can open without signing in: the featured leaderboards, who is online, a page per player and the seasons. Only public players and public statistics are shown; hidden ones are as if they did not exist."
+        description="Pages anyone can open without signing in: the featured leaderboards and an index of every leaderboard, who is online, a page per player and the seasons. Only public players and public statistics are shown; hidden ones are as if they did not exist."
       />
       <ErrorNotice error={site.error ?? stats.error} />
       {!draft ? (

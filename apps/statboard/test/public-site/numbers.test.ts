@@ -416,6 +416,70 @@ describe('ranks on a player page', () => {
   });
 });
 
+/**
+ * A workspace of its own (`overrides`: its config), whose `crowd` of players the agent of its server uploaded
+ * `stats(i)` of (player i), with the site on and `featured` featured: the pages at `paths` (under the site's
+ * address; status 200) once no rank is being counted on them.
+ */
+async function ownSite(
+  overrides: Parameters<typeof createTestContext>[1],
+  crowd: { uuid: string; username: string }[],
+  stats: (i: number) => { key: string; value: number }[],
+  paths: string[],
+  /** Runs once the values are in (settings of the workspace's statistics). */
+  prepare: (own: TestContext, workspaceId: string) => Promise<unknown> = async () => undefined,
+  featured: string[] = [PLAY_TIME],
+): Promise<string[]> {
+  const own = await createTestContext({ PUBLIC_URL }, overrides);
+  try {
+    const ofx = await seedWorkspace(own.services);
+    const agent = await own.services.keys.create(ACTOR, ofx.workspaceId, {
+      name: 'agent',
+      type: 'integration',
+      scopes: ['ingest:server'],
+      server_restrictions: [ofx.serverId],
+    });
+    const res = await own.http({
+      method: 'POST',
+      url: '/api/v1/ingest/server',
+      headers: { ...bearer(agent.secret), 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        observed_at: new Date().toISOString(),
+        players: crowd.map((p, i) => ({ ...p, stats: stats(i) })),
+        online: [],
+      }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await own.services.flush();
+    await prepare(own, ofx.workspaceId);
+    await own.services.publicSite.update(ACTOR, ofx.workspaceId, {
+      enabled: true,
+      title: SITE_TITLE,
+      description: '',
+      embed_origins: [],
+      featured_stats: featured,
+    });
+    const slug = (
+      await own.db.query<{ slug: string }>('SELECT slug FROM workspaces WHERE id = $1', [ofx.workspaceId])
+    )[0]!.slug;
+    const bodies: string[] = [];
+    for (const path of paths) {
+      for (let i = 0; ; i++) {
+        const r = await own.http({ url: `/p/${slug}${path}` });
+        expect(r.statusCode, `${path}: ${r.body}`).toBe(200);
+        if (!r.body.includes('being counted') || i === 50) {
+          bodies.push(r.body);
+          break;
+        }
+        await new Promise((done) => setTimeout(done, 100));
+      }
+    }
+    return bodies;
+  } finally {
+    await own.close();
+  }
+}
+
 describe('ranks of the statistics that are not featured', () => {
   const settings = { enabled: true, title: SITE_TITLE, description: '', embed_origins: [] };
   const hint = "&mdash; means the rank is on the statistic's leaderboard: follow its name.";
@@ -447,67 +511,16 @@ describe('ranks of the statistics that are not featured', () => {
     }
   });
 
-  /**
-   * A workspace of its own (`overrides`: its config), whose `crowd` of players the agent of its server uploaded
-   * `stats(i)` of (player i), with the site on and Time Played featured: the page of `crowd[player]` once no rank
-   * is being counted.
-   */
-  async function ownSite(
-    overrides: Parameters<typeof createTestContext>[1],
-    crowd: { uuid: string; username: string }[],
-    stats: (i: number) => { key: string; value: number }[],
-    player: number,
-    /** Runs once the values are in (settings of the workspace's statistics). */
-    prepare: (own: TestContext, workspaceId: string) => Promise<unknown> = async () => undefined,
-  ): Promise<string> {
-    const own = await createTestContext({ PUBLIC_URL }, overrides);
-    try {
-      const ofx = await seedWorkspace(own.services);
-      const agent = await own.services.keys.create(ACTOR, ofx.workspaceId, {
-        name: 'agent',
-        type: 'integration',
-        scopes: ['ingest:server'],
-        server_restrictions: [ofx.serverId],
-      });
-      const res = await own.http({
-        method: 'POST',
-        url: '/api/v1/ingest/server',
-        headers: { ...bearer(agent.secret), 'content-type': 'application/json' },
-        payload: JSON.stringify({
-          observed_at: new Date().toISOString(),
-          players: crowd.map((p, i) => ({ ...p, stats: stats(i) })),
-          online: [],
-        }),
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      await own.services.flush();
-      await prepare(own, ofx.workspaceId);
-      await own.services.publicSite.update(ACTOR, ofx.workspaceId, { ...settings, featured_stats: [PLAY_TIME] });
-      const slug = (
-        await own.db.query<{ slug: string }>('SELECT slug FROM workspaces WHERE id = $1', [ofx.workspaceId])
-      )[0]!.slug;
-      const url = `/p/${slug}/players/${crowd[player]!.username}?season=s1`;
-      for (let i = 0; ; i++) {
-        const r = await own.http({ url });
-        expect(r.statusCode, r.body).toBe(200);
-        if (!r.body.includes('being counted') || i === 50) return r.body;
-        await new Promise((done) => setTimeout(done, 100));
-      }
-    } finally {
-      await own.close();
-    }
-  }
-
   it("are left to the statistic's leaderboard when its board is large, and the page says so under the table", async () => {
     // A budget of 10 full entries: a board of 12 players is large.
-    const body = await ownSite(
+    const [body = ''] = await ownSite(
       { rankCacheEntries: 10 },
       players.slice(0, 12),
       (i) => [
         { key: PLAY_TIME, value: mainTicks(i) },
         { key: WALKED, value: 100_000 * (i + 1) },
       ],
-      4,
+      [`/players/${players[4]!.username}?season=s1`],
     );
     // The featured statistic ranked (#5 of 12), the other one not: its dash gets the note.
     expect(body).toMatch(/>Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n">#5<span class="muted"> of 12</);
@@ -520,14 +533,14 @@ describe('ranks of the statistics that are not featured', () => {
   it('are left to their leaderboards when the workspace has more than 100 statistics; values of 0 are not shown', async () => {
     const plugin = (n: number) => `plugin.stats:count_${String(n).padStart(3, '0')}`;
     // Time Played and 100 statistics of a plugin, 5 of them 0: one of those where less is better.
-    const body = await ownSite(
+    const [body = ''] = await ownSite(
       {},
       players.slice(0, 3),
       (i) => [
         { key: PLAY_TIME, value: mainTicks(i) },
         ...Array.from({ length: 100 }, (_, n) => ({ key: plugin(n), value: n < 5 ? 0 : n * (i + 1) })),
       ],
-      1,
+      [`/players/${players[1]!.username}?season=s1`],
       (own, workspaceId) => own.services.stats.update(ACTOR, workspaceId, plugin(0), { sort_order: 'asc' }),
     );
     expect(body).toMatch(/>Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n">#2<span class="muted"> of 3</);
@@ -544,6 +557,58 @@ describe('ranks of the statistics that are not featured', () => {
     expect(body).toContain('<p class="muted">4 more statistics are at 0, not shown.</p>');
     // Where less is better, 0 is shown.
     expect(body).toMatch(/>plugin\.stats:count_000<\/a><\/td><td class="n">0<\/td>/);
+  });
+});
+
+describe('players at 0 on the boards', () => {
+  it('are left out where more is better (with a line saying so, and no page after them), listed where less is', async () => {
+    const BROKEN = 'minecraft.broken:minecraft.wooden_pickaxe';
+    const DEATHS = 'minecraft.custom:minecraft.deaths';
+    const NEVER = 'minecraft.broken:minecraft.netherite_hoe';
+    // 60 players: 55 of them broke no pickaxe (0), 3 never died (0); nobody broke a netherite hoe.
+    const crowd = players.slice(0, 60);
+    const [board = '', home = '', embed = '', deaths = '', never = ''] = await ownSite(
+      {},
+      crowd,
+      (i) => [
+        { key: BROKEN, value: i < 5 ? 10 - i : 0 },
+        { key: DEATHS, value: i < 3 ? 0 : i },
+        { key: NEVER, value: 0 },
+      ],
+      [
+        `/leaderboards/${encodeURIComponent(BROKEN)}`,
+        '/',
+        `/embed/leaderboard/${encodeURIComponent(BROKEN)}?limit=10`,
+        `/leaderboards/${encodeURIComponent(DEATHS)}`,
+        `/leaderboards/${encodeURIComponent(NEVER)}`,
+      ],
+      (own, workspaceId) => own.services.stats.update(ACTOR, workspaceId, DEATHS, { sort_order: 'asc' }),
+      [BROKEN],
+    );
+    expect(rows(board).map(([rank, , value]) => [rank, value])).toEqual([
+      [1, '10'],
+      [2, '9'],
+      [3, '8'],
+      [4, '7'],
+      [5, '6'],
+    ]);
+    expect(board).toContain('<p class="muted">Players at 0 are not listed.</p>');
+    expect(board).not.toContain('rel="next"');
+    expect(rows(home)).toHaveLength(5);
+    expect(embed.match(/<tr><td class="r">/g)).toHaveLength(5);
+    // Where less is better, 0 leads.
+    expect(
+      rows(deaths)
+        .slice(0, 4)
+        .map(([rank, , value]) => [rank, value]),
+    ).toEqual([
+      [1, '0'],
+      [1, '0'],
+      [1, '0'],
+      [4, '3'],
+    ]);
+    expect(deaths).not.toContain('Players at 0 are not listed.');
+    expect(never).toContain('<p class="muted">Nobody has more than 0 yet.</p>');
   });
 });
 

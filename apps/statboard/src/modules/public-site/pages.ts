@@ -258,7 +258,7 @@ export class PageRenderer {
     const search = searchForm(ctx, '');
     const cards = boards
       .map(({ stat, board }, i) => {
-        const rows = board?.entries ?? [];
+        const rows = listed(board?.entries ?? [], stat).entries;
         const link = `${ctx.base}/leaderboards/${encodeURIComponent(stat.key)}`;
         return `<section class="card" aria-labelledby="b${i}"><h2 id="b${i}"><a href="${h(link)}">${h(stat.display_name)}</a></h2>
 ${rows.length ? entriesTable(ctx, rows, stat, `Top ${HOME_TOP}: ${stat.display_name}`) : '<p class="muted">No values yet.</p>'}
@@ -270,7 +270,7 @@ ${rows.length ? entriesTable(ctx, rows, stat, `Top ${HOME_TOP}: ${stat.display_n
       ? `<ul class="plain">${shown.map((o) => `<li><a href="${playerLink(ctx, o.player.username)}">${h(o.player.username)}</a> <span class="muted">on ${h(o.server.name)}</span></li>`).join('')}</ul>${online.length > shown.length ? `<p class="muted">and ${online.length - shown.length} more</p>` : ''}`
       : '<p class="muted">Nobody is online right now.</p>';
     const top = boards
-      .filter((b) => b.board?.entries[0])
+      .filter((b) => b.board && listed(b.board.entries.slice(0, 1), b.stat).entries.length > 0)
       .slice(0, 2)
       .map(
         (b) =>
@@ -572,15 +572,19 @@ ${chart}<section class="card" aria-labelledby="values-h"><h2 id="values-h">Stati
     const offset = (pageNo - 1) * BOARD_PAGE_SIZE;
     const board = await this.top(ctx, season, stat.key, BOARD_PAGE_SIZE + 1, offset);
     if (!board) return null;
-    const entries = board.entries.slice(0, BOARD_PAGE_SIZE);
-    if (entries.length === 0 && pageNo > 1) return null;
+    const page = board.entries.slice(0, BOARD_PAGE_SIZE);
+    if (page.length === 0 && pageNo > 1) return null;
+    const { entries, zeros } = listed(page, stat);
     const seasons = await this.seasonList(ctx);
     const path = `/leaderboards/${encodeURIComponent(stat.key)}`;
     const switcher = `<form method="get" action="${h(ctx.base + path)}"><label for="season">Season</label><select id="season" name="season">${seasons.map((s) => `<option value="${h(s.slug)}"${s.id === season.id ? ' selected' : ''}>${h(s.name)}${s.active ? ' (running)' : ''}</option>`).join('')}</select><button type="submit">Show</button></form>`;
-    const table = entries.length
-      ? entriesTable(ctx, entries, stat, `${stat.display_name}, ${season.name}`)
-      : '<p class="muted">No values yet.</p>';
-    const more = MAX_BOARD_PAGE > pageNo && board.entries.length > BOARD_PAGE_SIZE;
+    const table = `${
+      entries.length
+        ? entriesTable(ctx, entries, stat, `${stat.display_name}, ${season.name}`)
+        : `<p class="muted">${zeros ? 'Nobody has more than 0 yet.' : 'No values yet.'}</p>`
+    }${zeros && entries.length ? AT_ZERO : ''}`;
+    // Past players at 0, where more is better, only players at 0 (or below) follow: no next page.
+    const more = MAX_BOARD_PAGE > pageNo && board.entries.length > BOARD_PAGE_SIZE && !zeros;
     const pager = pagerLinks(ctx, `${path}?season=${encodeURIComponent(season.slug)}&`, pageNo, more);
     const leaders = entries
       .slice(0, 3)
@@ -613,8 +617,9 @@ ${chart}<section class="card" aria-labelledby="values-h"><h2 id="values-h">Stati
     const board = await this.top(ctx, season, stat.key, limit);
     if (!board) return null;
     const link = `${this.publicUrl}${ctx.base}/leaderboards/${encodeURIComponent(stat.key)}?season=${encodeURIComponent(season.slug)}`;
-    const table = board.entries.length
-      ? entriesTable(ctx, board.entries, stat, `${stat.display_name}, ${season.name}`, this.publicUrl)
+    const rows = listed(board.entries, stat).entries;
+    const table = rows.length
+      ? entriesTable(ctx, rows, stat, `${stat.display_name}, ${season.name}`, this.publicUrl)
       : '<p class="muted">No values yet.</p>';
     return embedPage(
       {
@@ -644,6 +649,24 @@ interface Ctx {
   /** Set by a page rendered without some of its parts (a rank whose board is being read): not to be kept. */
   provisional: boolean;
 }
+
+/**
+ * The entries of a board that its pages list: where more is better, not the players at 0 (most of the game's
+ * statistics are 0 for most players: see `PageRenderer.player`), which come last; and whether some were left out.
+ */
+function listed(
+  entries: Leaderboard['entries'],
+  stat: PublicStat,
+): { entries: Leaderboard['entries']; zeros: boolean } {
+  if (stat.sort_order === 'asc' || entries.length === 0 || entries[entries.length - 1]!.value !== 0) {
+    return { entries, zeros: false };
+  }
+  const kept = entries.filter((e) => e.value !== 0);
+  return { entries: kept, zeros: true };
+}
+
+/** Under a board that leaves its players at 0 out. */
+const AT_ZERO = '<p class="muted">Players at 0 are not listed.</p>';
 
 /** A count for people ("8,123"). */
 function fmtCount(n: number): string {
