@@ -291,10 +291,13 @@ export class BoardCache {
    * false while boards are not held, or when the count fails.
    */
   isSmall(ref: BoardRef): Maybe<boolean> {
-    if (!this.mayHold(ref)) return false;
+    if (!this.caching || !this.changes.bus.healthy) return false;
     const key = slotKey(ref);
-    if (this.slots.get(key)?.board instanceof RankBoard) return true;
+    const slot = this.slots.get(key);
     const now = Date.now();
+    // As `mayHold`, with the key made once: a page asks this of each of its values.
+    if (slot !== undefined && slot.queryUntil > now) return false;
+    if (slot?.board instanceof RankBoard) return true;
     const known = this.counted.get(key);
     if (known !== undefined && known.until > now) return known.small;
     if (this.counted.size >= MAX_COUNTED) this.counted.clear();
