@@ -81,6 +81,10 @@ describe('rank boards within their budget', () => {
     expect(counted.isSmall(refs.a!)).toBe(true);
     expect(counted.isSmall(refs.big!)).toBe(false);
     expect(counts).toEqual([refs.a!.statId, refs.big!.statId]);
+    // The season's boards counted large, for pages to pass over for a minute.
+    const large = counted.countedLarge(fx.workspaceId, fx.seasonId, 'value');
+    expect([...large.keys()]).toEqual([refs.big!.statId]);
+    expect(large.get(refs.big!.statId)).toBeGreaterThan(Date.now() + 50_000);
     // A board held whole is small without a count; with no budget nothing is.
     expect((await settle(cache, refs.b!))?.size).toBe(6);
     expect(cache.isSmall(refs.b!)).toBe(true);

@@ -43,6 +43,9 @@ function groupKey(workspaceId: string, seasonId: string, column: repo.Column): s
 /** No statistics (what `slotted` answers for a season and column with no board). */
 export const NO_STATS: ReadonlySet<string> = new Set();
 
+/** No statistics counted large (what `countedLarge` answers for a season and column with none). */
+const NO_COUNTS: ReadonlyMap<string, number> = new Map();
+
 /** A board's key among the slots. */
 function slotKey(ref: BoardRef): string {
   return `${ref.workspaceId}|${ref.seasonId}|${ref.statId}${ref.serverId ? `|${ref.serverId}` : ''}${ref.column === 'gain' ? '|gain' : ''}`;
@@ -101,6 +104,8 @@ export class BoardCache {
   private readonly slots = new Map<string, Slot>();
   /** What `isSmall` counted, by board: whether it is small (or the count in progress), until when that holds. */
   private readonly counted = new Map<string, { small: Maybe<boolean>; until: number }>();
+  /** `countedLarge`'s statistics, by `workspace|season|column`. */
+  private readonly largeStats = new Map<string, Map<string, number>>();
   /**
    * The statistics (ids) with a slot among the network boards, by `workspace|season|column` (see `slotted`): a
    * board not among them is not held, and a page need not look for it.
@@ -137,6 +142,14 @@ export class BoardCache {
    */
   slotted(workspaceId: string, seasonId: string, column: repo.Column): ReadonlySet<string> {
     return this.slottedStats.get(groupKey(workspaceId, seasonId, column)) ?? NO_STATS;
+  }
+
+  /**
+   * The statistics (ids) whose network boards of a season and column `isSmall` last counted large, each with until
+   * when that holds (epoch ms): a page need not ask again before then.
+   */
+  countedLarge(workspaceId: string, seasonId: string, column: repo.Column): ReadonlyMap<string, number> {
+    return this.largeStats.get(groupKey(workspaceId, seasonId, column)) ?? NO_COUNTS;
   }
 
   /**
@@ -301,6 +314,7 @@ export class BoardCache {
     const known = this.counted.get(key);
     if (known !== undefined && known.until > now) return known.small;
     if (this.counted.size >= MAX_COUNTED) this.counted.clear();
+    const until = now + OVERSIZE_RECHECK_MS;
     const entry: { small: Maybe<boolean>; until: number } = {
       small: repo
         .boardSizeUpTo(this.db, { ...ref, cap: this.maxEntries + 1 })
@@ -308,12 +322,29 @@ export class BoardCache {
         .catch(() => false)
         .then((small) => {
           entry.small = small;
+          if (!ref.serverId) this.noteLarge(ref, small ? 0 : until);
           return small;
         }),
-      until: now + OVERSIZE_RECHECK_MS,
+      until,
     };
     this.counted.set(key, entry);
     return entry.small;
+  }
+
+  /** Keeps `countedLarge` with the counts: `ref`'s network board large until `until` (0: not large). */
+  private noteLarge(ref: BoardRef, until: number): void {
+    const group = groupKey(ref.workspaceId, ref.seasonId, ref.column ?? 'value');
+    let stats = this.largeStats.get(group);
+    if (until === 0) {
+      stats?.delete(ref.statId);
+      return;
+    }
+    if (stats === undefined) {
+      if (this.largeStats.size >= MAX_COUNTED) this.largeStats.clear();
+      stats = new Map();
+      this.largeStats.set(group, stats);
+    }
+    stats.set(ref.statId, until);
   }
 
   /** Starts reading the whole board (its failure only leaves it to a later read). */

@@ -324,6 +324,14 @@ export class LeaderboardService {
   }
 
   /**
+   * The statistics (ids) whose boards of `season` were counted large lately, each with until when (epoch ms): a page
+   * need not ask `smallBoard` of them before then.
+   */
+  largeBoards(key: AuthKey, season: Season): ReadonlyMap<string, number> {
+    return this.boards.countedLarge(key.workspaceId, season.id, columnOf(season));
+  }
+
+  /**
    * Whether a page may rank a value of `def` in `season` that is not featured and whose board is not in memory
    * (`pageRank(…, false)`): its board is small (`BoardCache.isSmall`: one held with its full entries), so that it
    * is read once and held, and a page of many values never costs a rank query each. False for a key restricted to

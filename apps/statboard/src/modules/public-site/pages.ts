@@ -446,18 +446,20 @@ ${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}$
     const ranks = new Map<string, { rank: number; total: number }>();
     const asked: { def: DefinitionRow; value: number; featured: boolean; small: Maybe<boolean> }[] = [];
     const inMemory = this.s.leaderboards.mayRankInMemory(ctx.key, season);
-    const rankSmall = ctx.parts.size <= MAX_RANKED_STATS;
+    // Boards counted large lately are not asked again (most statistics' boards, on a large network).
+    const large = ctx.parts.size <= MAX_RANKED_STATS ? this.s.leaderboards.largeBoards(ctx.key, season) : null;
+    const now = Date.now();
     for (const [stat, { value, id }] of stats) {
+      const maybeHeld = id === undefined || inMemory.has(id);
+      const featured = ranked.includes(stat);
+      if (!maybeHeld && !featured && (large === null || (id !== undefined && (large.get(id) ?? 0) > now))) continue;
       const found = this.s.leaderboards.definition(ctx.key.workspaceId, stat);
       const def = found instanceof Promise ? await found : found;
       // Boards that are not in memory at all are not looked for (most statistics' boards, on a large site).
-      const held =
-        id === undefined || inMemory.has(id)
-          ? this.s.leaderboards.rankInMemory(ctx.key, season, def, player.uuid, value)
-          : null;
+      const held = maybeHeld ? this.s.leaderboards.rankInMemory(ctx.key, season, def, player.uuid, value) : null;
       if (held) ranks.set(stat, held);
-      else if (ranked.includes(stat)) asked.push({ def, value, featured: true, small: true });
-      else if (rankSmall) {
+      else if (featured) asked.push({ def, value, featured: true, small: true });
+      else if (large !== null) {
         const small = this.s.leaderboards.smallBoard(ctx.key, season, def);
         if (small !== false) asked.push({ def, value, featured: false, small });
       }
