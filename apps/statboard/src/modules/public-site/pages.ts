@@ -135,6 +135,31 @@ function toCatalog(list: { data: PublicStat[] }): Catalog {
   return { defs, parts };
 }
 
+/** The index of the leaderboards of a catalog, made once per catalog (see `boardIndex`). */
+const boardIndexes = new WeakMap<Map<string, StatParts>, { stat: StatParts; text: string }[]>();
+
+/**
+ * A catalog's statistics in the order of the index of the leaderboards (by category as the game's statistics
+ * screen orders them, by name within one), each with the text a search looks in (its name and key, lower case):
+ * sorted once per catalog, not per page (thousands of statistics, with a search per address).
+ */
+function boardIndex(parts: Map<string, StatParts>): { stat: StatParts; text: string }[] {
+  let index = boardIndexes.get(parts);
+  if (index === undefined) {
+    index = [...parts.values()]
+      .sort(
+        (a, b) =>
+          categoryOrder(a.def.category) - categoryOrder(b.def.category) ||
+          a.def.category.localeCompare(b.def.category) ||
+          a.def.display_name.localeCompare(b.def.display_name) ||
+          a.def.key.localeCompare(b.def.key),
+      )
+      .map((stat) => ({ stat, text: `${stat.def.display_name}\n${stat.def.key}`.toLowerCase() }));
+    boardIndexes.set(parts, index);
+  }
+  return index;
+}
+
 /** What every page of a site starts from: the site's key, path and header, made once per site's settings. */
 interface SiteParts {
   key: AuthKey;
@@ -351,16 +376,8 @@ ${cards ? `<div class="grid">${cards}</div>` : catalog.size ? `<p>See <a href="$
    */
   private boards(ctx: Ctx, q: string, pageNo: number): RenderedHtml {
     const needle = q.toLowerCase();
-    const found = [...ctx.parts.values()].filter(
-      (p) => !needle || p.def.display_name.toLowerCase().includes(needle) || p.def.key.toLowerCase().includes(needle),
-    );
-    found.sort(
-      (a, b) =>
-        categoryOrder(a.def.category) - categoryOrder(b.def.category) ||
-        a.def.category.localeCompare(b.def.category) ||
-        a.def.display_name.localeCompare(b.def.display_name) ||
-        a.def.key.localeCompare(b.def.key),
-    );
+    const all = boardIndex(ctx.parts);
+    const found = needle ? all.filter((e) => e.text.includes(needle)).map((e) => e.stat) : all.map((e) => e.stat);
     const shown = found.slice((pageNo - 1) * BOARDS_PAGE_SIZE, pageNo * BOARDS_PAGE_SIZE);
     // Past the last page: the 404 page, as a leaderboard's.
     if (shown.length === 0 && pageNo > 1) return null;
