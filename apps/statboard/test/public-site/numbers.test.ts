@@ -565,15 +565,18 @@ describe('players at 0 on the boards', () => {
     const BROKEN = 'minecraft.broken:minecraft.wooden_pickaxe';
     const DEATHS = 'minecraft.custom:minecraft.deaths';
     const NEVER = 'minecraft.broken:minecraft.netherite_hoe';
-    // 60 players: 55 of them broke no pickaxe (0), 3 never died (0); nobody broke a netherite hoe.
+    const CRAFTED = 'minecraft.crafted:minecraft.torch';
+    // 60 players: 55 of them broke no pickaxe (0), 3 never died (0), 10 crafted no torch (0, after a full page of
+    // 50 who did); nobody broke a netherite hoe.
     const crowd = players.slice(0, 60);
-    const [board = '', home = '', embed = '', deaths = '', never = ''] = await ownSite(
+    const [board = '', home = '', embed = '', deaths = '', never = '', crafted = '', past = ''] = await ownSite(
       {},
       crowd,
       (i) => [
         { key: BROKEN, value: i < 5 ? 10 - i : 0 },
         { key: DEATHS, value: i < 3 ? 0 : i },
         { key: NEVER, value: 0 },
+        { key: CRAFTED, value: i < 50 ? 100 - i : 0 },
       ],
       [
         `/leaderboards/${encodeURIComponent(BROKEN)}`,
@@ -581,6 +584,8 @@ describe('players at 0 on the boards', () => {
         `/embed/leaderboard/${encodeURIComponent(BROKEN)}?limit=10`,
         `/leaderboards/${encodeURIComponent(DEATHS)}`,
         `/leaderboards/${encodeURIComponent(NEVER)}`,
+        `/leaderboards/${encodeURIComponent(CRAFTED)}`,
+        `/leaderboards/${encodeURIComponent(CRAFTED)}?page=2`,
       ],
       (own, workspaceId) => own.services.stats.update(ACTOR, workspaceId, DEATHS, { sort_order: 'asc' }),
       [BROKEN],
@@ -609,6 +614,13 @@ describe('players at 0 on the boards', () => {
     ]);
     expect(deaths).not.toContain('Players at 0 are not listed.');
     expect(never).toContain('<p class="muted">Nobody has more than 0 yet.</p>');
+    // A full page whose next entry is 0: the note, no next page; that page itself, asked for, only the note.
+    expect(rows(crafted)).toHaveLength(50);
+    expect(crafted).toContain('<p class="muted">Players at 0 are not listed.</p>');
+    expect(crafted).not.toContain('rel="next"');
+    expect(rows(past)).toEqual([]);
+    expect(past).toContain('<p class="muted">Players at 0 are not listed.</p>');
+    expect(past).not.toContain('Nobody');
   });
 });
 

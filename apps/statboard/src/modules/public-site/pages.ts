@@ -597,13 +597,15 @@ ${chart}<section class="card" aria-labelledby="values-h"><h2 id="values-h">Stati
     const seasons = await this.seasonList(ctx);
     const path = `/leaderboards/${encodeURIComponent(stat.key)}`;
     const switcher = `<form method="get" action="${h(ctx.base + path)}"><label for="season">Season</label><select id="season" name="season">${seasons.map((s) => `<option value="${h(s.slug)}"${s.id === season.id ? ' selected' : ''}>${h(s.name)}${s.active ? ' (running)' : ''}</option>`).join('')}</select><button type="submit">Show</button></form>`;
-    const table = `${
-      entries.length
-        ? entriesTable(ctx, entries, stat, `${stat.display_name}, ${season.name}`)
-        : `<p class="muted">${zeros ? 'Nobody has more than 0 yet.' : 'No values yet.'}</p>`
-    }${zeros && entries.length ? AT_ZERO : ''}`;
-    // Past players at 0, where more is better, only players at 0 (or below) follow: no next page.
-    const more = MAX_BOARD_PAGE > pageNo && board.entries.length > BOARD_PAGE_SIZE && !zeros;
+    // Where more is better, players at 0 come last (only 0 or below after them): none of them is listed, nor is a
+    // page after them offered.
+    const zerosNext = zeros || (stat.sort_order !== 'asc' && board.entries[BOARD_PAGE_SIZE]?.value === 0);
+    const table = entries.length
+      ? `${entriesTable(ctx, entries, stat, `${stat.display_name}, ${season.name}`)}${zerosNext ? AT_ZERO : ''}`
+      : pageNo > 1
+        ? AT_ZERO
+        : `<p class="muted">${zeros ? 'Nobody has more than 0 yet.' : 'No values yet.'}</p>`;
+    const more = MAX_BOARD_PAGE > pageNo && board.entries.length > BOARD_PAGE_SIZE && !zerosNext;
     const pager = pagerLinks(ctx, `${path}?season=${encodeURIComponent(season.slug)}&`, pageNo, more);
     const leaders = entries
       .slice(0, 3)
