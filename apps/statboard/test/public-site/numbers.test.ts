@@ -89,7 +89,7 @@ interface Entry {
 function rows(html: string): [number, string, string][] {
   return [
     ...html.matchAll(
-      /<tr><td class="r">(\d+)<\/td><td><a href="[^"]*"[^>]*>([^<]*)<\/a><\/td><td class="n">([^<]*)<\/td>/g,
+      /<tr(?: id="[^"]*")?><td class="r">(\d+)<\/td><td><a href="[^"]*"[^>]*>([^<]*)<\/a><\/td><td class="n">([^<]*)<\/td>/g,
     ),
   ].map((m) => [Number(m[1]), m[2]!, m[3]!]);
 }
@@ -384,6 +384,23 @@ describe('every page of the public site', () => {
       expect(res.statusCode, link).toBe(200);
       expect(res.body, link).toContain(`<h1>${escapeHtml(TRICKY.username)}</h1>`);
     }
+  });
+});
+
+describe("a player's place on a board", () => {
+  it("is where a ranked statistic's name on the player page leads: the board's page of the rank, at the player's row", async () => {
+    const player = players[55]!;
+    const rank = await api<{ total: number; entry: Entry }>(
+      `/api/v1/leaderboards/rank?season=s1&stat=${encodeURIComponent(PLAY_TIME)}&player=${player.uuid}&around=0`,
+    );
+    expect(rank.entry.rank).toBeGreaterThan(50);
+    const { body } = await settled(`${base}/players/${player.username}?season=s1`);
+    const spot = `${base}/leaderboards/${encodeURIComponent(PLAY_TIME)}?season=s1&page=2#p-${player.uuid}`;
+    expect(body).toContain(`<a href="${escapeHtml(spot)}">Time Played</a>`);
+    // That page holds the player's row under that id (and only a board's page marks its rows).
+    const board = await page(spot.slice(0, spot.indexOf('#')));
+    expect(board.body).toContain(`<tr id="p-${player.uuid}"><td class="r">${rank.entry.rank}</td>`);
+    expect((await page(`${base}/`)).body).not.toContain('<tr id=');
   });
 });
 

@@ -42,6 +42,7 @@ th[scope=rowgroup]{color:var(--text);font-size:.95rem;padding-top:1rem}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;width:1px}td.n{white-space:nowrap}
 td.r,th.r{width:2.25rem;white-space:nowrap;font-variant-numeric:tabular-nums}
 tr:last-child td{border-bottom:0}
+tr:target>*{background:var(--surface-2)}tr:target{scroll-margin-top:1rem}
 form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:0 0 1rem}
 label{display:block;font-weight:600;font-size:.9rem;width:100%}
 input,select{min-height:2.5rem;padding:.35rem .6rem;font:inherit;color:inherit;background:var(--surface);\

@@ -526,7 +526,7 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
     const groups = new Map<string, string>();
     for (const [key, { value, stat }] of stats) {
       const r = ranks.get(key);
-      const row = `<tr><td><a href="${ctx.htmlBase}/leaderboards/${stat.path}${seasonQuery}">${stat.name}</a></td><td class="n">${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : `<span class="muted">${NONE}</span>`}</td></tr>`;
+      const row = `<tr><td><a href="${ctx.htmlBase}/leaderboards/${stat.path}${seasonQuery}${r ? boardSpot(r.rank, player.uuid) : ''}">${stat.name}</a></td><td class="n">${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : `<span class="muted">${NONE}</span>`}</td></tr>`;
       const category = stat.def.category;
       const before = groups.get(category);
       groups.set(category, before === undefined ? row : before + row);
@@ -601,7 +601,7 @@ ${chart}<section class="card" aria-labelledby="values-h"><h2 id="values-h">Stati
     // page after them offered.
     const zerosNext = zeros || (stat.sort_order !== 'asc' && board.entries[BOARD_PAGE_SIZE]?.value === 0);
     const table = entries.length
-      ? `${entriesTable(ctx, entries, stat, `${stat.display_name}, ${season.name}`)}${zerosNext ? AT_ZERO : ''}`
+      ? `${entriesTable(ctx, entries, stat, `${stat.display_name}, ${season.name}`, '', true)}${zerosNext ? AT_ZERO : ''}`
       : pageNo > 1
         ? AT_ZERO
         : `<p class="muted">${zeros ? 'Nobody has more than 0 yet.' : 'No values yet.'}</p>`;
@@ -686,6 +686,16 @@ function listed(
   return { entries: kept, zeros: true };
 }
 
+/**
+ * The end of a link to a player's place on a board (for HTML), after its season: the page where its rank begins
+ * (`&page=N` past the first) and the row's id (see `entriesTable`); nothing past the pages a board has.
+ */
+function boardSpot(rank: number, uuid: string): string {
+  const page = Math.ceil(rank / BOARD_PAGE_SIZE);
+  if (page > MAX_BOARD_PAGE) return '';
+  return `${page > 1 ? `&amp;page=${page}` : ''}#p-${uuid}`;
+}
+
 /** Under a board that leaves its players at 0 out. */
 const AT_ZERO = '<p class="muted">Players at 0 are not listed.</p>';
 
@@ -706,18 +716,23 @@ function searchForm(ctx: Ctx, q: string): string {
   return `<form method="get" action="${ctx.base}/players" role="search"><label for="q">Find a player</label><input id="q" name="q" type="search" maxlength="64" autocomplete="off" value="${h(q)}"><button type="submit">Search</button></form>`;
 }
 
+/**
+ * A board's entries as a table. `anchors`: each row with the id a player page's link to its place on the board ends
+ * with (`boardSpot`), on a board's page only (a player may be on several boards of one page).
+ */
 function entriesTable(
   ctx: Ctx,
   entries: Leaderboard['entries'],
   stat: PublicStat,
   caption: string,
   origin = '',
+  anchors = false,
 ): string {
   const target = origin ? ' target="_blank" rel="noopener"' : '';
   const rows = entries
     .map(
       (e) =>
-        `<tr><td class="r">${e.rank}</td><td><a href="${playerLink(ctx, e.player.username, origin)}"${target}>${h(e.player.username)}</a></td><td class="n">${h(fmt(stat, e.value))}</td></tr>`,
+        `<tr${anchors ? ` id="p-${e.player.uuid}"` : ''}><td class="r">${e.rank}</td><td><a href="${playerLink(ctx, e.player.username, origin)}"${target}>${h(e.player.username)}</a></td><td class="n">${h(fmt(stat, e.value))}</td></tr>`,
     )
     .join('');
   return `<table><caption class="sr">${h(caption)}</caption><thead><tr><th scope="col" class="r">Rank</th><th scope="col">Player</th><th scope="col" class="n">${h(stat.display_name)}</th></tr></thead><tbody>${rows}</tbody></table>`;
