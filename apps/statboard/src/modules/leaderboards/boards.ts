@@ -292,9 +292,13 @@ export class BoardCache {
    * the board was not found too large or without room lately. When not, its readers answer with queries.
    */
   mayHold(ref: BoardRef): boolean {
+    return this.mayHoldSlot(this.slots.get(slotKey(ref)), Date.now());
+  }
+
+  /** `mayHold` of a board whose slot (if any) is `slot`. */
+  private mayHoldSlot(slot: Slot | undefined, now: number): boolean {
     if (!this.caching || !this.changes.bus.healthy) return false;
-    const slot = this.slots.get(slotKey(ref));
-    return !slot || slot.queryUntil <= Date.now();
+    return !slot || slot.queryUntil <= now;
   }
 
   /**
@@ -304,12 +308,10 @@ export class BoardCache {
    * false while boards are not held, or when the count fails.
    */
   isSmall(ref: BoardRef): Maybe<boolean> {
-    if (!this.caching || !this.changes.bus.healthy) return false;
     const key = slotKey(ref);
     const slot = this.slots.get(key);
     const now = Date.now();
-    // As `mayHold`, with the key made once: a page asks this of each of its values.
-    if (slot !== undefined && slot.queryUntil > now) return false;
+    if (!this.mayHoldSlot(slot, now)) return false;
     if (slot?.board instanceof RankBoard) return true;
     const known = this.counted.get(key);
     if (known !== undefined && known.until > now) return known.small;

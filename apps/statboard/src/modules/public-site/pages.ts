@@ -11,7 +11,7 @@ import type { Leaderboard } from '#src/modules/leaderboards/service.ts';
 import type { PlayerStatsResponse } from '#src/modules/players/schemas.ts';
 import type { PlayerPage } from '#src/modules/players/service.ts';
 import type { Season } from '#src/modules/seasons/service.ts';
-import { categoryName, categoryOrder } from '#src/modules/stats/game-catalog.ts';
+import { categoryName, compareCategories } from '#src/modules/stats/game-catalog.ts';
 import type { PublicStat } from '#src/modules/stats/schemas.ts';
 import { type ChartPoint, chartSummary, lineChart } from './chart.ts';
 import { embedPage, h, type PageHead, siteHeader, sitePage } from './html.ts';
@@ -149,8 +149,7 @@ function boardIndex(parts: Map<string, StatParts>): { stat: StatParts; text: str
     index = [...parts.values()]
       .sort(
         (a, b) =>
-          categoryOrder(a.def.category) - categoryOrder(b.def.category) ||
-          a.def.category.localeCompare(b.def.category) ||
+          compareCategories(a.def.category, b.def.category) ||
           a.def.display_name.localeCompare(b.def.display_name) ||
           a.def.key.localeCompare(b.def.key),
       )
@@ -281,9 +280,10 @@ export class PageRenderer {
       ? `<p>Season: <strong>${h(season.name)}</strong>${season.started_at ? `, since ${h(day(season.started_at))}` : ''}. <a href="${ctx.base}/seasons">All seasons</a></p>`
       : `<p>No season is running right now. <a href="${ctx.base}/seasons">All seasons</a></p>`;
     const search = searchForm(ctx, '');
-    const cards = boards
-      .map(({ stat, board }, i) => {
-        const rows = listed(board?.entries ?? [], stat).entries;
+    // What each board lists (see `listed`): its cards, and the leaders the description names.
+    const shownBoards = boards.map(({ stat, board }) => ({ stat, rows: listed(board?.entries ?? [], stat).entries }));
+    const cards = shownBoards
+      .map(({ stat, rows }, i) => {
         const link = `${ctx.base}/leaderboards/${encodeURIComponent(stat.key)}`;
         return `<section class="card" aria-labelledby="b${i}"><h2 id="b${i}"><a href="${h(link)}">${h(stat.display_name)}</a></h2>
 ${rows.length ? entriesTable(ctx, rows, stat, `Top ${HOME_TOP}: ${stat.display_name}`) : '<p class="muted">No values yet.</p>'}
@@ -294,13 +294,10 @@ ${rows.length ? entriesTable(ctx, rows, stat, `Top ${HOME_TOP}: ${stat.display_n
     const onlineList = shown.length
       ? `<ul class="plain">${shown.map((o) => `<li><a href="${playerLink(ctx, o.player.username)}">${h(o.player.username)}</a> <span class="muted">on ${h(o.server.name)}</span></li>`).join('')}</ul>${online.length > shown.length ? `<p class="muted">and ${online.length - shown.length} more</p>` : ''}`
       : '<p class="muted">Nobody is online right now.</p>';
-    const top = boards
-      .filter((b) => b.board && listed(b.board.entries.slice(0, 1), b.stat).entries.length > 0)
+    const top = shownBoards
+      .filter((b) => b.rows.length > 0)
       .slice(0, 2)
-      .map(
-        (b) =>
-          `${b.stat.display_name}: ${b.board!.entries[0]!.player.username} (${fmt(b.stat, b.board!.entries[0]!.value)})`,
-      );
+      .map((b) => `${b.stat.display_name}: ${b.rows[0]!.player.username} (${fmt(b.stat, b.rows[0]!.value)})`);
     const description = [
       site.settings.description || `Leaderboards and player statistics of ${site.title}.`,
       top.length ? `Leading: ${top.join('; ')}.` : '',
@@ -448,7 +445,7 @@ ${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}$
     for (const v of values.stats) {
       const stat = ctx.parts.get(v.key);
       if (stat === undefined) continue;
-      if (v.value === 0 && stat.def.sort_order !== 'asc') zeros++;
+      if (unlisted(stat.def, v.value)) zeros++;
       else stats.set(v.key, { value: v.value, stat, id: v.id });
     }
     // Ranks of the featured statistics (each a lookup in a rank board): what the home page ranks players by.
@@ -534,8 +531,7 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
     let rows = '';
     if (groups.size === 1) rows = `<tbody>${groups.values().next().value}</tbody>`;
     else {
-      const order = [...groups.keys()].sort((a, b) => categoryOrder(a) - categoryOrder(b) || a.localeCompare(b));
-      for (const c of order) {
+      for (const c of [...groups.keys()].sort(compareCategories)) {
         rows += `<tbody><tr><th scope="rowgroup" colspan="3">${h(categoryName(c))}</th></tr>${groups.get(c)}</tbody>`;
       }
     }
@@ -599,7 +595,8 @@ ${chart}<section class="card" aria-labelledby="values-h"><h2 id="values-h">Stati
     const switcher = `<form method="get" action="${h(ctx.base + path)}"><label for="season">Season</label><select id="season" name="season">${seasons.map((s) => `<option value="${h(s.slug)}"${s.id === season.id ? ' selected' : ''}>${h(s.name)}${s.active ? ' (running)' : ''}</option>`).join('')}</select><button type="submit">Show</button></form>`;
     // Where more is better, players at 0 come last (only 0 or below after them): none of them is listed, nor is a
     // page after them offered.
-    const zerosNext = zeros || (stat.sort_order !== 'asc' && board.entries[BOARD_PAGE_SIZE]?.value === 0);
+    const after = board.entries[BOARD_PAGE_SIZE];
+    const zerosNext = zeros || (after !== undefined && unlisted(stat, after.value));
     const table = entries.length
       ? `${entriesTable(ctx, entries, stat, `${stat.display_name}, ${season.name}`, '', true)}${zerosNext ? AT_ZERO : ''}`
       : pageNo > 1
@@ -679,11 +676,17 @@ function listed(
   entries: Leaderboard['entries'],
   stat: PublicStat,
 ): { entries: Leaderboard['entries']; zeros: boolean } {
-  if (stat.sort_order === 'asc' || entries.length === 0 || entries[entries.length - 1]!.value !== 0) {
-    return { entries, zeros: false };
-  }
-  const kept = entries.filter((e) => e.value !== 0);
-  return { entries: kept, zeros: true };
+  const last = entries[entries.length - 1];
+  if (last === undefined || !unlisted(stat, last.value)) return { entries, zeros: false };
+  return { entries: entries.filter((e) => !unlisted(stat, e.value)), zeros: true };
+}
+
+/**
+ * Whether the pages leave `value` of `stat` out of their lists: 0 where more is better (most of the game's
+ * statistics are 0 for most players); where less is better (`asc`), 0 leads and is listed.
+ */
+function unlisted(stat: PublicStat, value: number): boolean {
+  return value === 0 && stat.sort_order !== 'asc';
 }
 
 /**

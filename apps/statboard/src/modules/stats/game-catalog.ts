@@ -66,10 +66,15 @@ export function categoryName(category: string): string {
 }
 
 /**
- * Where a category comes in a list of categories: the game's general statistics, then its families in the order of
- * its statistics screen (mined, crafted, used, broken, picked up, dropped, kills, killed by), then any other.
+ * The order of categories in a list of them: the game's general statistics, then its families in the order of its
+ * statistics screen (mined, crafted, used, broken, picked up, dropped, kills, killed by), then any other by name.
  */
-export function categoryOrder(category: string): number {
+export function compareCategories(a: string, b: string): number {
+  return categoryOrder(a) - categoryOrder(b) || a.localeCompare(b);
+}
+
+/** Where a category comes among the game's (see `compareCategories`); any other after them all. */
+function categoryOrder(category: string): number {
   const m = /^minecraft\.([a-z_]+)$/.exec(category);
   if (!m) return Number.MAX_SAFE_INTEGER;
   if (m[1] === 'custom') return 0;
