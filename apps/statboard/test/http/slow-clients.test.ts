@@ -7,6 +7,8 @@ interface Raw {
   socket: Socket;
   received(): string;
   closed: Promise<number>;
+  /** Resolves once something has been received (or the connection closed), at most `ms` after it is asked. */
+  answered(ms?: number): Promise<void>;
 }
 
 function open(url: string): Promise<Raw> {
@@ -19,7 +21,18 @@ function open(url: string): Promise<Raw> {
     });
     const closed = new Promise<number>((r) => socket.once('close', () => r(performance.now())));
     socket.once('error', () => undefined);
-    socket.once('connect', () => resolve({ socket, received: () => data, closed }));
+    const answered = (ms = 5_000) =>
+      new Promise<void>((done) => {
+        if (data !== '' || socket.destroyed) return done();
+        const timer = setTimeout(done, ms);
+        const stop = () => {
+          clearTimeout(timer);
+          done();
+        };
+        socket.once('data', stop);
+        socket.once('close', stop);
+      });
+    socket.once('connect', () => resolve({ socket, received: () => data, closed, answered }));
     socket.once('error', reject);
   });
 }
@@ -50,7 +63,7 @@ describe('slow clients and connection limits', () => {
     expect(extra.received()).toContain(`"request_id":"${id}"`);
     // The held ones still work.
     held[0]!.socket.write(GET('/health/live'));
-    await new Promise((r) => setTimeout(r, 100));
+    await held[0]!.answered();
     expect(held[0]!.received()).toMatch(/^HTTP\/1\.1 200 /);
     // Closing one makes room for another.
     held[1]!.socket.destroy();
@@ -58,7 +71,7 @@ describe('slow clients and connection limits', () => {
     await new Promise((r) => setTimeout(r, 20));
     const again = await open(ctx.url);
     again.socket.write(GET('/health/live'));
-    await new Promise((r) => setTimeout(r, 100));
+    await again.answered();
     expect(again.received()).toMatch(/^HTTP\/1\.1 200 /);
     for (const c of [...held, again]) c.socket.destroy();
     await Promise.all([...held, again].map((c) => c.closed));
@@ -105,7 +118,8 @@ describe('connection limit behind a trusted proxy', () => {
     try {
       const conns = await Promise.all(Array.from({ length: 4 }, () => open(ctx.url)));
       for (const c of conns) c.socket.write(GET('/health/live'));
-      await new Promise((r) => setTimeout(r, 150));
+      // Each answer awaited (not a fixed pause: on a loaded machine four answers can take longer than 150 ms).
+      await Promise.all(conns.map((c) => c.answered()));
       for (const c of conns) expect(c.received()).toMatch(/^HTTP\/1\.1 200 /);
       for (const c of conns) c.socket.destroy();
     } finally {
