@@ -642,4 +642,30 @@ describe('announcements', () => {
     expect(shared).toEqual([expect.objectContaining({ key: expect.objectContaining({ name: 'leaked' }) })]);
     expect(shared[0]!.message).toMatch(/more than 100 players/);
   });
+
+  it("counts a key's hour from its first player, so a burst across the clock's turn of the hour is one hour", async () => {
+    let clock = Date.UTC(2026, 10, 30, 17, 59, 30);
+    const stage = new ScreeningStage(w.db.db, null, null, 0, () => clock);
+    const keyId = randomUUID();
+    const screen = (i: number) =>
+      stage.screen({
+        workspaceId: t.workspaceId,
+        seasonId: t.seasonId,
+        serverId: t.serverId,
+        keyId,
+        uuid: randomUUID(),
+        username: `Burst${i}`,
+        observedAt: new Date(clock),
+        stats: [{ key: 'minecraft.custom:minecraft.jump', value: 1 }],
+      });
+    const warned: boolean[] = [];
+    for (let i = 0; i < 101; i++) {
+      if (i === 60) clock += 60_000; // 18:00:30
+      warned.push((await screen(i)).sharedKey);
+    }
+    expect(warned.indexOf(true)).toBe(100);
+    // An hour after the first player, the count starts again.
+    clock = Date.UTC(2026, 10, 30, 18, 59, 30);
+    expect((await screen(101)).sharedKey).toBe(false);
+  });
 });

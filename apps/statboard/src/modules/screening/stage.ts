@@ -58,7 +58,7 @@ const iso = (ms: number | Date) => new Date(ms).toISOString();
  */
 export class ScreeningStage {
   /** Distinct players per client key in the current hour (counted up to the warning, then only flagged). */
-  private readonly keyPlayers = new Map<string, { hour: number; players: Set<string>; warned: boolean }>();
+  private readonly keyPlayers = new Map<string, { since: number; players: Set<string>; warned: boolean }>();
 
   constructor(
     private readonly db: Db,
@@ -241,12 +241,13 @@ export class ScreeningStage {
 
   /** Counts the player for the key's hour; true once, when the key crosses PLAYERS_PER_KEY_HOUR players. */
   private countPlayer(keyId: string, uuid: string, now: number): boolean {
-    const hour = Math.floor(now / HOUR_MS);
+    // The hour starts at the key's first player, not at the clock's turn of the hour: a burst is counted whole
+    // wherever it falls.
     let k = this.keyPlayers.get(keyId);
-    if (!k || k.hour !== hour) {
+    if (!k || now - k.since >= HOUR_MS) {
       // Keys of earlier hours are forgotten as their next upload comes; a map of keys seen this hour at most.
       if (this.keyPlayers.size > 10_000) this.keyPlayers.clear();
-      k = { hour, players: new Set(), warned: false };
+      k = { since: now, players: new Set(), warned: false };
       this.keyPlayers.set(keyId, k);
     }
     if (k.warned) return false;
