@@ -45,6 +45,11 @@ export interface Config {
   readonly loginLimitPerMinute: number;
   /** Public site pages per minute per client IP before 429 (PUBLIC_PAGE_LIMIT_PER_MINUTE; 0: no limit). */
   readonly publicPageLimitPerMinute: number;
+  /**
+   * Values a player page may count to rank all of a player's values on a small network: the workspace's players
+   * times the statistics to rank (PUBLIC_RANK_VALUES; 0: never; more: only ranks that need no count).
+   */
+  readonly publicRankValues: number;
   /** Bytes of cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB; 0: none, every read is a query). */
   readonly playerCacheBytes: number;
   /** Entries of full rank boards kept in memory: half of RANK_CACHE_MB at most (RANK_BOARD_BYTES_PER_ENTRY each). */
@@ -142,6 +147,12 @@ export const DEFAULT_PLAYER_CACHE_MB = 24;
  */
 export const DEFAULT_RANK_CACHE_MB = 48;
 /**
+ * Default of PUBLIC_RANK_VALUES: a player page ranks every value it shows with one statement when the workspace's
+ * players times those statistics are at most this many (each board's count reads the index alone, ~30 ns a value:
+ * ~3 ms of PostgreSQL at most; e.g. 200 players × 500 values, 2,000 players × 50).
+ */
+export const DEFAULT_PUBLIC_RANK_VALUES = 100_000;
+/**
  * Bytes of one rank board entry as the process's RSS grows with boards (the entry, its player's UUID, id and name,
  * its answer's JSON once read, the index slot, and the heap's room to grow): measured on a board of 100,000
  * entries (heap ~1,100 bytes per entry, RSS ~2,000 while the heap grows).
@@ -204,6 +215,7 @@ export function loadConfig(env: Env = process.env): Config {
   const clientNewStatsPerDay = intVar(env, 'CLIENT_NEW_STATS_PER_DAY', 50, 0, 1_000_000, problems);
   const authFailureLimitPerMinute = intVar(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 300, 0, 10_000_000, problems);
   const publicPageLimitPerMinute = intVar(env, 'PUBLIC_PAGE_LIMIT_PER_MINUTE', 600, 0, 10_000_000, problems);
+  const publicRankValues = intVar(env, 'PUBLIC_RANK_VALUES', DEFAULT_PUBLIC_RANK_VALUES, 0, 100_000_000, problems);
   const corsOrigins: string[] = [];
   for (const raw of (str(env, 'CORS_ORIGINS') ?? '').split(',')) {
     const o = raw.trim();
@@ -300,6 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureLimitPerMinute,
     loginLimitPerMinute,
     publicPageLimitPerMinute,
+    publicRankValues,
     playerCacheBytes: playerCacheMb * 1024 * 1024,
     // Full boards take half of the budget at most: the rest holds compact boards (which every large board needs).
     rankCacheEntries: Math.floor((rankCacheMb * 1024 * 1024) / 2 / RANK_BOARD_BYTES_PER_ENTRY),

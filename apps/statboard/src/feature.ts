@@ -29,6 +29,7 @@ export type ServiceConfig = Pick<
   | 'playerCacheBytes'
   | 'rankCacheEntries'
   | 'rankCacheBytes'
+  | 'publicRankValues'
   | 'historyEnabled'
   | 'historyRetentionDays'
   | 'timeouts'

@@ -114,7 +114,9 @@ function meta(html: string, attr: 'name' | 'property', name: string): string | n
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext({ PUBLIC_URL });
+  // Ranks counted for a page (PUBLIC_RANK_VALUES) off: these tests read the ranks held in memory or featured; the
+  // counted ones are tested on sites of their own ("ranks of the statistics that are not featured").
+  ctx = await createTestContext({ PUBLIC_URL, PUBLIC_RANK_VALUES: '0' });
   fx = await seedWorkspace(ctx.services);
   base = `/p/${(await ctx.db.query<{ slug: string }>('SELECT slug FROM workspaces WHERE id = $1', [fx.workspaceId]))[0]!.slug}`;
   const lobby = await ctx.services.servers.create(ACTOR, fx.workspaceId, {
@@ -528,10 +530,11 @@ describe('ranks of the statistics that are not featured', () => {
     }
   });
 
-  it("are left to the statistic's leaderboard when its board is large, and the page says so under the table", async () => {
-    // A budget of 10 full entries: a board of 12 players is large.
+  it("are left to the statistic's leaderboard when its board is large and the network too, and the page says so", async () => {
+    // A budget of 10 full entries: a board of 12 players is large; 12 players × 1 statistic to rank is more than
+    // the 11 values PUBLIC_RANK_VALUES lets a page count.
     const [body = ''] = await ownSite(
-      { rankCacheEntries: 10 },
+      { rankCacheEntries: 10, publicRankValues: 11 },
       players.slice(0, 12),
       (i) => [
         { key: PLAY_TIME, value: mainTicks(i) },
@@ -547,24 +550,39 @@ describe('ranks of the statistics that are not featured', () => {
     expect(body).toContain(`<p class="muted">${hint}</p>`);
   });
 
-  it('are left to their leaderboards when the workspace has more than 100 statistics; values of 0 are not shown', async () => {
+  it('are all counted on a small network, however many statistics, hidden players left out; values of 0 are not shown', async () => {
     const plugin = (n: number) => `plugin.stats:count_${String(n).padStart(3, '0')}`;
-    // Time Played and 100 statistics of a plugin, 5 of them 0: one of those where less is better.
+    const LAP = 'plugin.stats:best_lap';
+    // Time Played, a lap time (less is better) and 100 statistics of a plugin, 5 of them 0: one of those where
+    // less is better. The fourth player hidden: its values are on no board.
+    const crowd = players.slice(0, 4);
     const [body = ''] = await ownSite(
       {},
-      players.slice(0, 3),
+      crowd,
       (i) => [
         { key: PLAY_TIME, value: mainTicks(i) },
+        { key: LAP, value: i === 1 ? 10 : i === 3 ? 5 : 20 + i },
         ...Array.from({ length: 100 }, (_, n) => ({ key: plugin(n), value: n < 5 ? 0 : n * (i + 1) })),
       ],
       [`/players/${players[1]!.username}?season=s1`],
-      (own, workspaceId) => own.services.stats.update(ACTOR, workspaceId, plugin(0), { sort_order: 'asc' }),
+      async (own, workspaceId) => {
+        await own.services.stats.update(ACTOR, workspaceId, plugin(0), { sort_order: 'asc' });
+        await own.services.stats.update(ACTOR, workspaceId, LAP, { sort_order: 'asc' });
+        await own.services.playerAdmin.update(ACTOR, workspaceId, crowd[3]!.uuid, { public: false });
+      },
     );
+    const cell = (name: string, value: string, rank: string) =>
+      `>${name}</a></td><td class="n">${value}</td><td class="n">${rank}<span class="muted"> of 3</span>`;
     expect(body).toMatch(/>Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n">#2<span class="muted"> of 3</);
-    expect(body).toMatch(
-      />plugin\.stats:count_099<\/a><\/td><td class="n">198<\/td><td class="n"><span class="muted">&mdash;/,
-    );
-    expect(body).toContain(`<p class="muted">${hint}</p>`);
+    // 2n against n and 3n (the hidden player's 4n is on no board).
+    expect(body).toContain(cell('plugin.stats:count_099', '198', '#2'));
+    expect(body).toContain(cell('plugin.stats:count_005', '10', '#2'));
+    // Less is better: 10 is the best public lap (the hidden player's 5 does not count).
+    expect(body).toContain(cell(LAP, '10', '#1'));
+    // Where less is better, 0 is shown, and ranked (all three tied).
+    expect(body).toContain(cell('plugin.stats:count_000', '0', '#1'));
+    expect(unranked(body), body).toBe(false);
+    expect(body).not.toContain(hint);
     // Each category a group of rows under its name, the game's first.
     expect(body).toContain('<tbody><tr><th scope="rowgroup" colspan="3">General</th></tr><tr><td><a');
     expect(body.indexOf('>plugin.stats</th>')).toBeGreaterThan(body.indexOf('>General</th>'));
@@ -572,8 +590,6 @@ describe('ranks of the statistics that are not featured', () => {
     expect(body).not.toContain('>plugin.stats:count_004</a>');
     expect(body).not.toContain('value="plugin.stats:count_004"');
     expect(body).toContain('<p class="muted">4 more statistics are at 0, not shown.</p>');
-    // Where less is better, 0 is shown.
-    expect(body).toMatch(/>plugin\.stats:count_000<\/a><\/td><td class="n">0<\/td>/);
   });
 });
 

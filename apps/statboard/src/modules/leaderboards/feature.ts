@@ -19,6 +19,7 @@ export const leaderboardsFeature = {
         s.seasons,
         new BoardCache(s.db, s.changes, s.config.rankCacheEntries, s.config.rankCacheBytes),
         s.servers,
+        s.config.publicRankValues,
       ),
   },
   routes: (s, { key, admin }) => ({ v1: [leaderboardRoutes(s.leaderboards, key, admin)] }),

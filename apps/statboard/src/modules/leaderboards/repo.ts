@@ -157,6 +157,53 @@ export async function boardSizeUpTo(
   return rows[0]?.n ?? 0;
 }
 
+/** Players of a workspace (public or not), counted up to `cap`: how large its boards can be at most. */
+export async function workspacePlayersUpTo(db: Queryable, workspaceId: string, cap: number): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM (SELECT 1 FROM players WHERE workspace_id = $1 LIMIT $2) x',
+    [workspaceId, cap],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * A public player's competition ranks (one more than the public values strictly better) and their boards' public
+ * sizes, for the player's values of several statistics of a season's network boards at once (`desc` and `asc`: the
+ * statistics' ids by order), as `rankWindow` counts them: each board counted in one range of its index (every
+ * value, and those better than the player's), the hidden players' values counted apart and taken off. It reads
+ * every board whole: for small networks (a player's page). No row for a statistic the player has no value of,
+ * nor any for a hidden player.
+ */
+export function valueRanks(
+  db: Queryable,
+  q: { workspaceId: string; seasonId: string; uuid: string; column: Column; desc: string[]; asc: string[] },
+): Promise<{ stat_id: string; rank: number; total: number }[]> {
+  const better = (v: string) => `CASE WHEN me.ascending THEN ${v} < me.v ELSE ${v} > me.v END`;
+  return db.query(
+    `WITH me AS MATERIALIZED (
+       SELECT s.stat_id, s.${q.column} AS v, s.stat_id = ANY($5::uuid[]) AS ascending
+       FROM players p JOIN player_stats s ON s.player_id = p.id
+       WHERE p.workspace_id = $1 AND p.uuid = $2 AND p.public AND s.season_id = $3
+         AND (s.stat_id = ANY($4::uuid[]) OR s.stat_id = ANY($5::uuid[]))
+     ), hidden AS (
+       SELECT me.stat_id, count(*) AS total, count(*) FILTER (WHERE ${better(`h.${q.column}`)}) AS better
+       FROM players p JOIN player_stats h ON h.player_id = p.id AND h.season_id = $3
+         JOIN me ON me.stat_id = h.stat_id
+       WHERE p.workspace_id = $1 AND NOT p.public
+       GROUP BY me.stat_id
+     )
+     SELECT me.stat_id::text AS stat_id, (1 + b.better - coalesce(h.better, 0))::int AS rank,
+       (b.total - coalesce(h.total, 0))::int AS total
+     FROM me
+     CROSS JOIN LATERAL (
+       SELECT count(*) AS total, count(*) FILTER (WHERE ${better(`s.${q.column}`)}) AS better
+       FROM player_stats s WHERE s.season_id = $3 AND s.stat_id = me.stat_id
+     ) b
+     LEFT JOIN hidden h ON h.stat_id = me.stat_id`,
+    [q.workspaceId, q.uuid, q.seasonId, q.desc, q.asc],
+  );
+}
+
 export interface RankWindowRow extends BoardRow {
   /** The window's entries in board order; the counts repeat on every row. */
   total: number;

@@ -45,6 +45,10 @@ const RANK_ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
  */
 const SERVER_BOARD_CACHE_BYTES = 32 * 1024 * 1024;
 const SERVER_BOARD_ENTRY_BYTES = 200;
+/** Players of a workspace `networkRanks` counts at most (a larger network is never ranked that way). */
+const NETWORK_RANK_PLAYERS = 10_000;
+/** How long a workspace's count of players holds for `networkRanks`. */
+const PLAYER_COUNT_MS = 60_000;
 
 /** Ranked values of one statistic in one season. */
 export class LeaderboardService {
@@ -58,6 +62,8 @@ export class LeaderboardService {
    */
   private readonly answers: Cache<string, Buffer> | null;
   private readonly serverBoards: Cache<string, RankBoard> | null;
+  /** Each workspace's players counted up to NETWORK_RANK_PLAYERS + 1 (or the count in progress), until when. */
+  private readonly playerCounts = new Map<string, { n: Maybe<number>; until: number }>();
 
   constructor(
     private readonly db: Db,
@@ -66,6 +72,8 @@ export class LeaderboardService {
     /** The rank boards held in memory (read by tests to know which kind answers). */
     readonly boards: BoardCache,
     private readonly servers: ServerService,
+    /** PUBLIC_RANK_VALUES: the players times statistics `networkRanks` counts at most (0: it never counts). */
+    private readonly networkRankValues = 0,
   ) {
     const definitions = changes.cache<string, repo.DefinitionRow | null>('stat_definition', 60_000, 20_000);
     const tops = changes.cache<string, Buffer>('leaderboard_top', 30_000, 2_000, {
@@ -372,6 +380,55 @@ export class LeaderboardService {
       (await this.rankJson(key, { season: season.id, stat: def.key, player: uuid, around: 0 })).toString(),
     ) as { entry: { rank: number }; total: number };
     return { rank: answer.entry.rank, total: answer.total };
+  }
+
+  /**
+   * A public player's ranks (and their boards' sizes) of `stats` (statistics by id with their order) on the season's
+   * network boards, counted in one statement: only on a small network, where the workspace's players times the
+   * statistics are at most PUBLIC_RANK_VALUES (what the counts read at most), so that a page of a small server
+   * ranks every value it shows. Null on a larger one, or for a key restricted to players or servers; no entry for a
+   * statistic the player has no public value of.
+   */
+  async networkRanks(
+    key: AuthKey,
+    season: Season,
+    uuid: string,
+    stats: readonly { id: string; order: 'asc' | 'desc' }[],
+  ): Promise<Map<string, { rank: number; total: number }> | null> {
+    if (stats.length === 0 || restrictsPlayers(key) || restrictsServers(key)) return null;
+    const cap = Math.min(NETWORK_RANK_PLAYERS, Math.floor(this.networkRankValues / stats.length));
+    if (cap < 1) return null;
+    const players = this.playersUpTo(key.workspaceId);
+    if ((players instanceof Promise ? await players : players) > cap) return null;
+    const rows = await repo.valueRanks(this.db, {
+      workspaceId: key.workspaceId,
+      seasonId: season.id,
+      uuid,
+      column: columnOf(season),
+      desc: stats.filter((s) => s.order === 'desc').map((s) => s.id),
+      asc: stats.filter((s) => s.order === 'asc').map((s) => s.id),
+    });
+    return new Map(rows.map((r) => [r.stat_id, { rank: r.rank, total: r.total }]));
+  }
+
+  /** The workspace's players, counted up to NETWORK_RANK_PLAYERS + 1 at most once a minute (at once when known). */
+  private playersUpTo(workspaceId: string): Maybe<number> {
+    const now = Date.now();
+    const known = this.playerCounts.get(workspaceId);
+    if (known !== undefined && known.until > now) return known.n;
+    if (this.playerCounts.size >= 10_000) this.playerCounts.clear();
+    const entry: { n: Maybe<number>; until: number } = {
+      n: repo.workspacePlayersUpTo(this.db, workspaceId, NETWORK_RANK_PLAYERS + 1).then(
+        (n) => (entry.n = n),
+        (err: unknown) => {
+          this.playerCounts.delete(workspaceId);
+          throw err;
+        },
+      ),
+      until: now + PLAYER_COUNT_MS,
+    };
+    this.playerCounts.set(workspaceId, entry);
+    return entry.n;
   }
 
   /** `rankJson` on one server's board, or summed over some servers (see `serversJson`). */

@@ -454,9 +454,9 @@ ${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}$
     // read), else asked: a featured statistic's always, any other's when its board is small (a network of up to
     // RANK_CACHE_MB's full entries: read once and held) and the workspace has at most MAX_RANKED_STATS public
     // statistics (the boards pages may have read are that many at most). A board being read is never counted with a
-    // query: the page then shows no rank yet, says so, and is rendered again next time. Any other rank is left to
-    // its leaderboard ("—" and a note): a page of 100 values must not cost 100 rank reads, nor thousands of
-    // statistics thousands of boards.
+    // query: the page then shows no rank yet, says so, and is rendered again next time. The rest are counted in one
+    // statement on a small network (below); on a larger one left to their leaderboards ("—" and a note): a page of
+    // 100 values must not cost 100 rank reads, nor thousands of statistics thousands of boards.
     const ranks = new Map<string, { rank: number; total: number }>();
     const asked: { def: DefinitionRow; value: number; featured: boolean; small: Maybe<boolean> }[] = [];
     const inMemory = this.s.leaderboards.mayRankInMemory(ctx.key, season);
@@ -488,6 +488,21 @@ ${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}$
         else if (r) ranks.set(def.key, r);
       }),
     );
+    // The values still without a rank, counted in one statement on a small network (the workspace's players times
+    // these statistics at most PUBLIC_RANK_VALUES): a small server's page ranks every value it shows.
+    if (ranks.size < stats.size) {
+      const unranked: { id: string; order: 'asc' | 'desc' }[] = [];
+      const keyOf = new Map<string, string>();
+      for (const [key, { id, stat }] of stats) {
+        if (id === undefined || ranks.has(key)) continue;
+        unranked.push({ id, order: stat.def.sort_order });
+        keyOf.set(id, key);
+      }
+      const counted = await refusedAsNull(() =>
+        this.s.leaderboards.networkRanks(ctx.key, season, player.uuid, unranked),
+      );
+      for (const [id, r] of counted ?? []) ranks.set(keyOf.get(id)!, r);
+    }
     // The player's address, for HTML (escaped once: a name with `'` must still lead to its page).
     const link = playerLink(ctx, username);
     const seasonQuery = h(`?season=${encodeURIComponent(season.slug)}`);
@@ -544,11 +559,12 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
     // A value without a rank here (a statistic whose board is not in memory, see above; `ranks` holds statistics of
     // `stats` only) still has one on its leaderboard: the page says where, so that a player does not read the dash
     // as "not ranked".
-    const counting = ctx.provisional
-      ? '<p class="muted">Ranks are being counted: reload in a moment.</p>'
-      : ranks.size < stats.size
-        ? `<p class="muted">${NONE} means the rank is on the statistic's leaderboard: follow its name.</p>`
-        : '';
+    const counting =
+      ranks.size === stats.size
+        ? ''
+        : ctx.provisional
+          ? '<p class="muted">Ranks are being counted: reload in a moment.</p>'
+          : `<p class="muted">${NONE} means the rank is on the statistic's leaderboard: follow its name.</p>`;
     let others = '';
     for (const s of await this.seasonList(ctx)) {
       if (s.id === season.id) continue;
