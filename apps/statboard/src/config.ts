@@ -148,8 +148,9 @@ export const DEFAULT_PLAYER_CACHE_MB = 24;
 export const DEFAULT_RANK_CACHE_MB = 48;
 /**
  * Default of PUBLIC_RANK_VALUES: a player page ranks every value it shows with one statement when the workspace's
- * players times those statistics are at most this many (each board's count reads the index alone, ~30 ns a value:
- * ~3 ms of PostgreSQL at most; e.g. 200 players × 500 values, 2,000 players × 50).
+ * players times those statistics are at most this many (each board read whole from its index, ~0.1–0.15 µs a value:
+ * ~10–15 ms of PostgreSQL at most, measured at 200 players × 500 statistics; e.g. 200 players × 500 values, 2,000
+ * players × 50).
  */
 export const DEFAULT_PUBLIC_RANK_VALUES = 100_000;
 /**
