@@ -6,7 +6,8 @@ import { getJson, ingestOk } from '../http/support.ts';
 
 /**
  * `/leaderboards/rank` against `/leaderboards` on generated boards with many ties, in both orders, after
- * generated changes: every player's rank, entry and neighbourhood are exactly those of the leaderboard's pages.
+ * generated changes: every player's rank, entry and neighbourhood are exactly those of the leaderboard's pages, and
+ * the ranks a player page counts (`networkRanks`) theirs.
  */
 
 /**
@@ -112,6 +113,16 @@ describe.each<{ name: string; env: Record<string, string>; overrides: Partial<Co
             expect(body.total).toBe(all.length);
             expect(body.entry).toEqual(e);
             expect(body.entries).toEqual(all.slice(Math.max(0, i - around), i + around + 1));
+          }
+          // A player page's counted ranks (a small network's) are these ranks too.
+          const key = (await ctx.services.verifier.verify(web))!;
+          const season = await ctx.services.seasons.readable(key, 's1');
+          const def = await ctx.services.leaderboards.definition(fx.workspaceId, stat);
+          for (const e of all) {
+            const counted = await ctx.services.leaderboards.networkRanks(key, season, e.player.uuid, [
+              { id: def.id, order },
+            ]);
+            expect(counted?.get(def.id)).toEqual({ rank: e.rank, total: all.length });
           }
         }),
         { numRuns: 25 },
