@@ -47,7 +47,7 @@ export interface Config {
   readonly publicPageLimitPerMinute: number;
   /**
    * Values a player page may count to rank all of a player's values on a small network: the workspace's players
-   * times the statistics to rank (PUBLIC_RANK_VALUES; 0: never; more: only ranks that need no count).
+   * (at least 100) times the statistics to rank (PUBLIC_RANK_VALUES; 0: never; more: only ranks that need no count).
    */
   readonly publicRankValues: number;
   /** Bytes of cached `/players/{uuid}/stats` answers (PLAYER_CACHE_MB; 0: none, every read is a query). */
@@ -148,11 +148,11 @@ export const DEFAULT_PLAYER_CACHE_MB = 24;
 export const DEFAULT_RANK_CACHE_MB = 48;
 /**
  * Default of PUBLIC_RANK_VALUES: a player page ranks every value it shows with one statement when the workspace's
- * players times those statistics are at most this many (each board read whole from its index, ~0.1–0.15 µs a value:
- * ~10–15 ms of PostgreSQL at most, measured at 200 players × 500 statistics; e.g. 200 players × 500 values, 2,000
- * players × 50).
+ * players (at least 100) times those statistics are at most this many: each board read whole from its index
+ * (~0.1 µs a value) after two lookups (~15 µs), ~5–12 ms of PostgreSQL at most (bench/site/counted-ranks.ts);
+ * e.g. 500 values of a network of up to 100 players, 50 of 1,000 players.
  */
-export const DEFAULT_PUBLIC_RANK_VALUES = 100_000;
+export const DEFAULT_PUBLIC_RANK_VALUES = 50_000;
 /**
  * Bytes of one rank board entry as the process's RSS grows with boards (the entry, its player's UUID, id and name,
  * its answer's JSON once read, the index slot, and the heap's room to grow): measured on a board of 100,000

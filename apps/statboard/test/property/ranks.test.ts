@@ -119,8 +119,8 @@ describe.each<{ name: string; env: Record<string, string>; overrides: Partial<Co
           const season = await ctx.services.seasons.readable(key, 's1');
           const def = await ctx.services.leaderboards.definition(fx.workspaceId, stat);
           for (const e of all) {
-            const counted = await ctx.services.leaderboards.networkRanks(key, season, e.player.uuid, [
-              { id: def.id, order },
+            const counted = await ctx.services.leaderboards.networkRanks(key, season, [
+              { statId: def.id, value: e.value, order },
             ]);
             expect(counted?.get(def.id)).toEqual({ rank: e.rank, total: all.length });
           }

@@ -531,10 +531,10 @@ describe('ranks of the statistics that are not featured', () => {
   });
 
   it("are left to the statistic's leaderboard when its board is large and the network too, and the page says so", async () => {
-    // A budget of 10 full entries: a board of 12 players is large; 12 players × 1 statistic to rank is more than
-    // the 11 values PUBLIC_RANK_VALUES lets a page count.
+    // A budget of 10 full entries: a board of 12 players is large; one statistic to rank counts as 100 values at
+    // least, more than the 99 PUBLIC_RANK_VALUES lets a page count.
     const [body = ''] = await ownSite(
-      { rankCacheEntries: 10, publicRankValues: 11 },
+      { rankCacheEntries: 10, publicRankValues: 99 },
       players.slice(0, 12),
       (i) => [
         { key: PLAY_TIME, value: mainTicks(i) },

@@ -167,41 +167,44 @@ export async function workspacePlayersUpTo(db: Queryable, workspaceId: string, c
 }
 
 /**
- * A public player's competition ranks (one more than the public values strictly better) and their boards' public
- * sizes, for the player's values of several statistics of a season's network boards at once (`desc` and `asc`: the
- * statistics' ids by order), as `rankWindow` counts them: each board counted in one range of its index (every
- * value, and those better than the player's), the hidden players' values (few, read by player: an array, so that
- * the planner looks them up rather than scanning the season) counted apart and taken off. It reads every board
- * whole (~0.15 µs a value): for small networks (a player's page). No row for a statistic the player has no value of,
- * nor any for a hidden player.
+ * The competition ranks (one more than the public values strictly better) and their boards' public sizes of a
+ * public player's values (`values`: the statistics by id, the player's value of each and its board's order) on a
+ * season's network boards, as `rankWindow` counts them: each board counted in one range of its index (every value,
+ * and those better than the player's), the hidden players' values (few) looked up by key, counted apart and taken
+ * off. Every board is read whole: for small networks (a player's page; bench/site/counted-ranks.ts). The values
+ * are the ones the caller read (the page's): a player's other values (thousands, with the game's client) are not
+ * read again.
  */
 export function valueRanks(
   db: Queryable,
-  q: { workspaceId: string; seasonId: string; uuid: string; column: Column; desc: string[]; asc: string[] },
+  q: {
+    seasonId: string;
+    workspaceId: string;
+    column: Column;
+    values: readonly { statId: string; value: number; order: 'asc' | 'desc' }[];
+  },
 ): Promise<{ stat_id: string; rank: number; total: number }[]> {
-  const better = (v: string) => `CASE WHEN me.ascending THEN ${v} < me.v ELSE ${v} > me.v END`;
+  const better = (v: string) => `CASE WHEN x.ascending THEN ${v} < x.v ELSE ${v} > x.v END`;
+  // Per statistic, two counts: its board read whole from its index (every value, and those better), and the hidden
+  // players' values looked up by key (none, or a few; their ids an array made once).
+  const counts = (table: string, extra: string) =>
+    `SELECT count(*) AS total, count(*) FILTER (WHERE ${better(`${table}.${q.column}`)}) AS better
+       FROM player_stats ${table} WHERE ${table}.season_id = $1 AND ${table}.stat_id = x.id${extra}`;
   return db.query(
-    `WITH me AS MATERIALIZED (
-       SELECT s.stat_id, s.${q.column} AS v, s.stat_id = ANY($5::uuid[]) AS ascending
-       FROM players p JOIN player_stats s ON s.player_id = p.id
-       WHERE p.workspace_id = $1 AND p.uuid = $2 AND p.public AND s.season_id = $3
-         AND (s.stat_id = ANY($4::uuid[]) OR s.stat_id = ANY($5::uuid[]))
-     ), hidden AS (
-       SELECT me.stat_id, count(*) AS total, count(*) FILTER (WHERE ${better(`h.${q.column}`)}) AS better
-       FROM player_stats h JOIN me ON me.stat_id = h.stat_id
-       WHERE h.season_id = $3
-         AND h.player_id = ANY(ARRAY(SELECT id FROM players WHERE workspace_id = $1 AND NOT public))
-       GROUP BY me.stat_id
-     )
-     SELECT me.stat_id::text AS stat_id, (1 + b.better - coalesce(h.better, 0))::int AS rank,
-       (b.total - coalesce(h.total, 0))::int AS total
-     FROM me
-     CROSS JOIN LATERAL (
-       SELECT count(*) AS total, count(*) FILTER (WHERE ${better(`s.${q.column}`)}) AS better
-       FROM player_stats s WHERE s.season_id = $3 AND s.stat_id = me.stat_id
-     ) b
-     LEFT JOIN hidden h ON h.stat_id = me.stat_id`,
-    [q.workspaceId, q.uuid, q.seasonId, q.desc, q.asc],
+    `SELECT x.id::text AS stat_id, (1 + b.better - h.better)::int AS rank, (b.total - h.total)::int AS total
+     FROM unnest($3::uuid[], $4::float8[], $5::boolean[]) AS x (id, v, ascending)
+     CROSS JOIN LATERAL (${counts('s', '')}) b
+     CROSS JOIN LATERAL (${counts(
+       'h',
+       ' AND h.player_id = ANY(ARRAY(SELECT id FROM players WHERE workspace_id = $2 AND NOT public))',
+     )}) h`,
+    [
+      q.seasonId,
+      q.workspaceId,
+      q.values.map((v) => v.statId),
+      q.values.map((v) => v.value),
+      q.values.map((v) => v.order === 'asc'),
+    ],
   );
 }
 

@@ -1,0 +1,173 @@
+/**
+ * What a player page of a small network costs PostgreSQL to rank every value it shows (`valueRanks`, one
+ * statement: each board read whole from its index, hidden players' values taken off), at networks of a few
+ * shapes (players × statistics the player has values of), against the floor measured in the same run: one
+ * `count(*)` over the same index entries (what reading them costs without a rank per board). CPU of PostgreSQL's
+ * backend per page (its /proc counters), every page a random public player's.
+ *
+ *   node --import tsx bench/site/counted-ranks.ts          # BENCH_PAGES (200) pages per shape and round, 3 rounds
+ *
+ * EXPLAIN=1 logs each shape's plan (EXPLAIN ANALYZE of one page) first.
+ */
+import { valueRanks } from '../../apps/statboard/src/modules/leaderboards/repo.ts';
+import { BackendPids, createDatabase } from '../lib/pg.ts';
+import { CpuMeter } from '../lib/proc.ts';
+import { openTarget, seedStatboard } from '../lib/statboard.ts';
+
+const PAGES = Number(process.env.BENCH_PAGES ?? 200);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/**
+ * Players × statistics ranked, and statistics the players have values of that the page does not rank (the real
+ * mod uploads every statistic of the game, thousands of them 0): a small server's players with ~300 values, the
+ * same with the mod's 8,000 other values at 0, the default PUBLIC_RANK_VALUES (50,000) in three shapes, and twice it.
+ */
+const SHAPES: [players: number, stats: number, others: number][] = [
+  [50, 300, 0],
+  [50, 300, 8_000],
+  [100, 500, 0],
+  [500, 100, 0],
+  [1_000, 50, 0],
+  [200, 500, 0],
+];
+/** Hidden players in each network (their values counted apart). */
+const HIDDEN = 5;
+
+const log = (m: string) => process.stderr.write(`[counted-ranks] ${m}\n`);
+
+interface Network {
+  players: number;
+  stats: number;
+  others: number;
+  workspaceId: string;
+  seasonId: string;
+  statIds: string[];
+  uuids: string[];
+}
+
+async function main() {
+  const scratch = await createDatabase('statboard_bench_ranks');
+  try {
+    const networks: Network[] = [];
+    for (const [players, stats, others] of SHAPES) {
+      const ws = await seedStatboard({ url: scratch.url }, async (db, ws) => {
+        await db.query(
+          `INSERT INTO players (workspace_id, uuid, username, username_observed_at, public)
+           SELECT $1, gen_random_uuid(), 'P' || g, now(), g > $3 FROM generate_series(1, $2::int) g`,
+          [ws.workspaceId, players, HIDDEN],
+        );
+        await db.query(
+          `INSERT INTO stat_definitions (workspace_id, key, category)
+           SELECT $1, 'bench.ranks:s' || g, 'bench.ranks' FROM generate_series(1, $2::int) g`,
+          [ws.workspaceId, stats],
+        );
+        await db.query(
+          `INSERT INTO stat_definitions (workspace_id, key, category)
+           SELECT $1, 'bench.zero:s' || g, 'bench.zero' FROM generate_series(1, $2::int) g`,
+          [ws.workspaceId, others],
+        );
+        // Values with ties (a real board's many players at the same small counts).
+        await db.query(
+          `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
+           SELECT $1, d.id, p.id, CASE WHEN d.key LIKE 'bench.ranks:%' THEN floor(power(random(), 3) * 1000) ELSE 0 END,
+             now(), now()
+           FROM stat_definitions d CROSS JOIN players p WHERE d.workspace_id = $2 AND p.workspace_id = $2`,
+          [ws.seasonId, ws.workspaceId],
+        );
+      });
+      networks.push({
+        players,
+        stats,
+        others,
+        workspaceId: ws.workspaceId,
+        seasonId: ws.seasonId,
+        statIds: [],
+        uuids: [],
+      });
+    }
+    const db = await openTarget({ url: scratch.url }, 1);
+    try {
+      await db.query('VACUUM ANALYZE');
+      for (const n of networks) {
+        n.statIds = (
+          await db.query<{ id: string }>(
+            `SELECT id::text AS id FROM stat_definitions WHERE workspace_id = $1 AND key LIKE 'bench.ranks:%'`,
+            [n.workspaceId],
+          )
+        ).map((r) => r.id);
+        n.uuids = (
+          await db.query<{ uuid: string }>(
+            'SELECT uuid::text AS uuid FROM players WHERE workspace_id = $1 AND public',
+            [n.workspaceId],
+          )
+        ).map((r) => r.uuid);
+      }
+      const backends = new BackendPids(scratch.name);
+      const meter = new CpuMeter(() => backends.list());
+      const rows: string[] = [];
+      for (const n of networks) {
+        const ranks: number[] = [];
+        const floor: number[] = [];
+        const pick = () => n.uuids[Math.floor(Math.random() * n.uuids.length)]!;
+        // Public players' values, as their pages have read them (half of the statistics where less is better).
+        const valuesOf = async (uuid: string) =>
+          (
+            await db.query<{ id: string; value: number }>(
+              `SELECT s.stat_id::text AS id, s.value FROM players p JOIN player_stats s ON s.player_id = p.id
+               WHERE p.workspace_id = $1 AND p.uuid = $2 AND s.season_id = $3 AND s.stat_id = ANY($4::uuid[])`,
+              [n.workspaceId, uuid, n.seasonId, n.statIds],
+            )
+          ).map((r, i) => ({ statId: r.id, value: r.value, order: i % 2 ? ('asc' as const) : ('desc' as const) }));
+        const players = await Promise.all(Array.from({ length: 100 }, () => valuesOf(pick())));
+        const page = (values = players[Math.floor(Math.random() * players.length)]!) =>
+          valueRanks(db, { workspaceId: n.workspaceId, seasonId: n.seasonId, column: 'value', values });
+        const plain = () =>
+          db.query('SELECT count(*) FROM player_stats WHERE season_id = $1 AND stat_id = ANY($2::uuid[])', [
+            n.seasonId,
+            n.statIds,
+          ]);
+        for (let i = 0; i < 20; i++) await Promise.all([page(), plain()]);
+        if (process.env.EXPLAIN) {
+          const explain = { query: (sql: string, params?: unknown[]) => db.query(`EXPLAIN ANALYZE ${sql}`, params) };
+          const plan = (await valueRanks(explain as never, {
+            workspaceId: n.workspaceId,
+            seasonId: n.seasonId,
+            column: 'value',
+            values: players[0]!,
+          })) as unknown as { 'QUERY PLAN': string }[];
+          log(plan.map((x) => x['QUERY PLAN']).join('\n'));
+        }
+        for (let r = 0; r < ROUNDS; r++) {
+          await meter.start();
+          for (let i = 0; i < PAGES; i++) {
+            const got = await page();
+            if (got.length !== n.stats) throw new Error(`${got.length} ranks for ${n.stats} statistics`);
+          }
+          ranks.push(((await meter.stop()) * 1000) / PAGES);
+          await meter.start();
+          for (let i = 0; i < PAGES; i++) await plain();
+          floor.push(((await meter.stop()) * 1000) / PAGES);
+        }
+        const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+        const values = n.players * n.stats;
+        const row =
+          `| ${n.players.toLocaleString('en')} × ${n.stats}${n.others ? ` (and ${n.others.toLocaleString('en')} values at 0 each)` : ''} (${values.toLocaleString('en')} values) | ` +
+          `${med(ranks).toFixed(2)} ms (rounds ${ranks.map((x) => x.toFixed(2)).join(', ')}) | ` +
+          `${((med(ranks) * 1000) / values).toFixed(3)} µs | ${med(floor).toFixed(2)} ms | ` +
+          `${(med(ranks) / med(floor)).toFixed(2)}x |`;
+        log(row);
+        rows.push(row);
+      }
+      await backends.close();
+      process.stdout.write(
+        `| network (players × statistics) | PostgreSQL CPU a page | a value | one count(*) of the same entries | ratio |\n` +
+          `|---|---|---|---|---|\n${rows.join('\n')}\n`,
+      );
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await scratch.drop();
+  }
+}
+
+await main();
