@@ -149,7 +149,7 @@ export const DEFAULT_RANK_CACHE_MB = 48;
 /**
  * Default of PUBLIC_RANK_VALUES: a player page ranks every value it shows with one statement when the workspace's
  * players (at least 100) times those statistics are at most this many: each board read whole from its index
- * (~0.1 µs a value) after two lookups (~15 µs), ~5–12 ms of PostgreSQL at most (bench/site/counted-ranks.ts);
+ * (0.1–0.25 µs a value) after two lookups (~10–20 µs), ~5–15 ms of PostgreSQL at most (bench/site/counted-ranks.ts);
  * e.g. 500 values of a network of up to 100 players, 50 of 1,000 players.
  */
 export const DEFAULT_PUBLIC_RANK_VALUES = 50_000;
