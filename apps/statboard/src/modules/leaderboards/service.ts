@@ -49,7 +49,7 @@ const SERVER_BOARD_ENTRY_BYTES = 200;
 const NETWORK_RANK_PLAYERS = 10_000;
 /**
  * Values a statistic counts as in PUBLIC_RANK_VALUES at least, however few its players: each costs two index
- * lookups (~10–20 µs with a few hidden players, as much as ~100 values read; bench/site/counted-ranks.ts).
+ * lookups (~10–20 µs, as much as ~100 values read; bench/site/counted-ranks.ts).
  */
 const MIN_RANK_VALUES = 100;
 /** How long a workspace's count of players holds for `networkRanks`. */
