@@ -11,11 +11,15 @@
  *
  * EXPLAIN=1 logs each shape's plan (EXPLAIN ANALYZE of one page) first.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Db } from '../../apps/statboard/src/db/types.ts';
 import { valueRanks } from '../../apps/statboard/src/modules/leaderboards/repo.ts';
 import { BackendPids, createDatabase } from '../lib/pg.ts';
 import { CpuMeter } from '../lib/proc.ts';
 import { machineLine, writeSection } from '../lib/report.ts';
-import { openTarget, seedStatboard } from '../lib/statboard.ts';
+import { type BenchWorkspace, openTarget, seedStatboard } from '../lib/statboard.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -34,6 +38,12 @@ const SHAPES: [players: number, stats: number, others: number][] = [
 ];
 /** Hidden players in each network (their values counted apart). */
 const HIDDEN = Number(process.env.BENCH_HIDDEN ?? 5);
+/** Networks measured on the embedded database too, and the pages a round there. */
+const EMBEDDED_SHAPES: [players: number, stats: number][] = [
+  [50, 300],
+  [100, 500],
+];
+const EMBEDDED_PAGES = 50;
 
 const METHOD = `\`node --import tsx bench/site/counted-ranks.ts\`: on a small network a player page ranks the values that have no
 rank from memory (not featured, their boards not held) with one statement (\`valueRanks\`): per statistic, its board
@@ -42,6 +52,10 @@ hidden players' values looked up by key and taken off. Networks of several shape
 players each, values with ties), each page a random public player's values as the page read them (half of the
 statistics where less is better); CPU of PostgreSQL's backend per page from /proc, 200 pages a round, the median of
 3 rounds; the baseline, measured in the same rounds, is one plain \`count(*)\` over the same index entries.`;
+
+const EMBEDDED = `The same statement on the embedded database (PGlite, in the process, as \`npm start\` runs by default;
+5 hidden players, 50 pages a round, 3 rounds): wall-clock a page, during which its one connection
+serves nothing else (an upload waits behind it).`;
 
 const WHERE = `Where the time goes (EXPLAIN ANALYZE): each statistic costs its two lookups' start (~10–20 µs; the same with nobody
 hidden, BENCH_HIDDEN=0, within 10 %) and each value of its board 0.1–0.25 µs. Counting the better values as a range
@@ -65,36 +79,131 @@ interface Network {
   uuids: string[];
 }
 
+/** A network's players (HIDDEN of them hidden), its statistics ranked and its others at 0, every player a value of each. */
+async function seedNetwork(db: Db, ws: BenchWorkspace, players: number, stats: number, others: number): Promise<void> {
+  await db.query(
+    `INSERT INTO players (workspace_id, uuid, username, username_observed_at, public)
+     SELECT $1, gen_random_uuid(), 'P' || g, now(), g > $3 FROM generate_series(1, $2::int) g`,
+    [ws.workspaceId, players, HIDDEN],
+  );
+  await db.query(
+    `INSERT INTO stat_definitions (workspace_id, key, category)
+     SELECT $1, 'bench.ranks:s' || g, 'bench.ranks' FROM generate_series(1, $2::int) g`,
+    [ws.workspaceId, stats],
+  );
+  await db.query(
+    `INSERT INTO stat_definitions (workspace_id, key, category)
+     SELECT $1, 'bench.zero:s' || g, 'bench.zero' FROM generate_series(1, $2::int) g`,
+    [ws.workspaceId, others],
+  );
+  // Values with ties (a real board's many players at the same small counts).
+  await db.query(
+    `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
+     SELECT $1, d.id, p.id, CASE WHEN d.key LIKE 'bench.ranks:%' THEN floor(power(random(), 3) * 1000) ELSE 0 END,
+       now(), now()
+     FROM stat_definitions d CROSS JOIN players p WHERE d.workspace_id = $2 AND p.workspace_id = $2`,
+    [ws.seasonId, ws.workspaceId],
+  );
+}
+
+type RankedValue = { statId: string; value: number; order: 'asc' | 'desc' };
+
+/** Public players' values as their pages read them (half of the statistics where less is better). */
+async function pagesOf(db: Db, n: Network, count: number): Promise<RankedValue[][]> {
+  const pages: RankedValue[][] = [];
+  for (let i = 0; i < count; i++) {
+    const uuid = n.uuids[Math.floor(Math.random() * n.uuids.length)]!;
+    const rows = await db.query<{ id: string; value: number }>(
+      `SELECT s.stat_id::text AS id, s.value FROM players p JOIN player_stats s ON s.player_id = p.id
+       WHERE p.workspace_id = $1 AND p.uuid = $2 AND s.season_id = $3 AND s.stat_id = ANY($4::uuid[])`,
+      [n.workspaceId, uuid, n.seasonId, n.statIds],
+    );
+    pages.push(rows.map((r, k) => ({ statId: r.id, value: r.value, order: k % 2 ? 'asc' : 'desc' })));
+  }
+  return pages;
+}
+
+/** The statistics' ids and the public players' UUIDs of a seeded network. */
+async function describe(db: Db, n: Network): Promise<void> {
+  n.statIds = (
+    await db.query<{ id: string }>(
+      `SELECT id::text AS id FROM stat_definitions WHERE workspace_id = $1 AND key LIKE 'bench.ranks:%'`,
+      [n.workspaceId],
+    )
+  ).map((r) => r.id);
+  n.uuids = (
+    await db.query<{ uuid: string }>('SELECT uuid::text AS uuid FROM players WHERE workspace_id = $1 AND public', [
+      n.workspaceId,
+    ])
+  ).map((r) => r.uuid);
+}
+
+/**
+ * The same statement on the embedded database (PGlite, in the process): wall-clock a page, during which its one
+ * connection serves nothing else, against one plain count of the same entries.
+ */
+async function embedded(): Promise<string[]> {
+  const rows: string[] = [];
+  for (const [players, stats] of EMBEDDED_SHAPES) {
+    const dir = await mkdtemp(join(tmpdir(), 'counted-ranks-'));
+    try {
+      const ws = await seedStatboard({ dataDir: dir }, (db, ws) => seedNetwork(db, ws, players, stats, 0));
+      const db = await openTarget({ dataDir: dir });
+      try {
+        await db.query('VACUUM ANALYZE');
+        const n: Network = {
+          players,
+          stats,
+          others: 0,
+          workspaceId: ws.workspaceId,
+          seasonId: ws.seasonId,
+          statIds: [],
+          uuids: [],
+        };
+        await describe(db, n);
+        const pages = await pagesOf(db, n, 20);
+        const page = (values: RankedValue[]) =>
+          valueRanks(db, { workspaceId: n.workspaceId, seasonId: n.seasonId, column: 'value', values });
+        const plain = () =>
+          db.query('SELECT count(*) FROM player_stats WHERE season_id = $1 AND stat_id = ANY($2::uuid[])', [
+            n.seasonId,
+            n.statIds,
+          ]);
+        const ranks: number[] = [];
+        const floor: number[] = [];
+        for (const values of pages) await page(values);
+        for (let r = 0; r < ROUNDS; r++) {
+          let t = performance.now();
+          for (let i = 0; i < EMBEDDED_PAGES; i++) await page(pages[i % pages.length]!);
+          ranks.push((performance.now() - t) / EMBEDDED_PAGES);
+          t = performance.now();
+          for (let i = 0; i < EMBEDDED_PAGES; i++) await plain();
+          floor.push((performance.now() - t) / EMBEDDED_PAGES);
+        }
+        const row =
+          `| ${players.toLocaleString('en')} × ${stats} (${(players * stats).toLocaleString('en')} values) | ` +
+          `${median(ranks).toFixed(2)} ms (rounds ${ranks.map((x) => x.toFixed(2)).join(', ')}) | ` +
+          `${median(floor).toFixed(2)} ms | ${(median(ranks) / median(floor)).toFixed(2)}x |`;
+        log(`embedded ${row}`);
+        rows.push(row);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
 async function main() {
   const scratch = await createDatabase('statboard_bench_ranks');
   try {
     const networks: Network[] = [];
     for (const [players, stats, others] of SHAPES) {
-      const ws = await seedStatboard({ url: scratch.url }, async (db, ws) => {
-        await db.query(
-          `INSERT INTO players (workspace_id, uuid, username, username_observed_at, public)
-           SELECT $1, gen_random_uuid(), 'P' || g, now(), g > $3 FROM generate_series(1, $2::int) g`,
-          [ws.workspaceId, players, HIDDEN],
-        );
-        await db.query(
-          `INSERT INTO stat_definitions (workspace_id, key, category)
-           SELECT $1, 'bench.ranks:s' || g, 'bench.ranks' FROM generate_series(1, $2::int) g`,
-          [ws.workspaceId, stats],
-        );
-        await db.query(
-          `INSERT INTO stat_definitions (workspace_id, key, category)
-           SELECT $1, 'bench.zero:s' || g, 'bench.zero' FROM generate_series(1, $2::int) g`,
-          [ws.workspaceId, others],
-        );
-        // Values with ties (a real board's many players at the same small counts).
-        await db.query(
-          `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
-           SELECT $1, d.id, p.id, CASE WHEN d.key LIKE 'bench.ranks:%' THEN floor(power(random(), 3) * 1000) ELSE 0 END,
-             now(), now()
-           FROM stat_definitions d CROSS JOIN players p WHERE d.workspace_id = $2 AND p.workspace_id = $2`,
-          [ws.seasonId, ws.workspaceId],
-        );
-      });
+      const ws = await seedStatboard({ url: scratch.url }, (db, ws) => seedNetwork(db, ws, players, stats, others));
       networks.push({
         players,
         stats,
@@ -108,37 +217,14 @@ async function main() {
     const db = await openTarget({ url: scratch.url }, 1);
     try {
       await db.query('VACUUM ANALYZE');
-      for (const n of networks) {
-        n.statIds = (
-          await db.query<{ id: string }>(
-            `SELECT id::text AS id FROM stat_definitions WHERE workspace_id = $1 AND key LIKE 'bench.ranks:%'`,
-            [n.workspaceId],
-          )
-        ).map((r) => r.id);
-        n.uuids = (
-          await db.query<{ uuid: string }>(
-            'SELECT uuid::text AS uuid FROM players WHERE workspace_id = $1 AND public',
-            [n.workspaceId],
-          )
-        ).map((r) => r.uuid);
-      }
+      for (const n of networks) await describe(db, n);
       const backends = new BackendPids(scratch.name);
       const meter = new CpuMeter(() => backends.list());
       const rows: string[] = [];
       for (const n of networks) {
         const ranks: number[] = [];
         const floor: number[] = [];
-        const pick = () => n.uuids[Math.floor(Math.random() * n.uuids.length)]!;
-        // Public players' values, as their pages have read them (half of the statistics where less is better).
-        const valuesOf = async (uuid: string) =>
-          (
-            await db.query<{ id: string; value: number }>(
-              `SELECT s.stat_id::text AS id, s.value FROM players p JOIN player_stats s ON s.player_id = p.id
-               WHERE p.workspace_id = $1 AND p.uuid = $2 AND s.season_id = $3 AND s.stat_id = ANY($4::uuid[])`,
-              [n.workspaceId, uuid, n.seasonId, n.statIds],
-            )
-          ).map((r, i) => ({ statId: r.id, value: r.value, order: i % 2 ? ('asc' as const) : ('desc' as const) }));
-        const players = await Promise.all(Array.from({ length: 100 }, () => valuesOf(pick())));
+        const players = await pagesOf(db, n, 100);
         const page = (values = players[Math.floor(Math.random() * players.length)]!) =>
           valueRanks(db, { workspaceId: n.workspaceId, seasonId: n.seasonId, column: 'value', values });
         const plain = () =>
@@ -168,13 +254,12 @@ async function main() {
           for (let i = 0; i < PAGES; i++) await plain();
           floor.push(((await meter.stop()) * 1000) / PAGES);
         }
-        const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
         const values = n.players * n.stats;
         const row =
           `| ${n.players.toLocaleString('en')} × ${n.stats}${n.others ? ` (and ${n.others.toLocaleString('en')} values at 0 each)` : ''} (${values.toLocaleString('en')} values) | ` +
-          `${med(ranks).toFixed(2)} ms (rounds ${ranks.map((x) => x.toFixed(2)).join(', ')}) | ` +
-          `${((med(ranks) * 1000) / values).toFixed(3)} µs | ${med(floor).toFixed(2)} ms | ` +
-          `${(med(ranks) / med(floor)).toFixed(2)}x |`;
+          `${median(ranks).toFixed(2)} ms (rounds ${ranks.map((x) => x.toFixed(2)).join(', ')}) | ` +
+          `${((median(ranks) * 1000) / values).toFixed(3)} µs | ${median(floor).toFixed(2)} ms | ` +
+          `${(median(ranks) / median(floor)).toFixed(2)}x |`;
         log(row);
         rows.push(row);
       }
@@ -182,10 +267,13 @@ async function main() {
       const table =
         '| network (players × statistics) | PostgreSQL CPU a page | a value | one count(*) of the same entries | ratio |\n' +
         `|---|---|---|---|---|\n${rows.join('\n')}`;
-      process.stdout.write(`${table}\n`);
+      const embeddedTable =
+        '| network (players × statistics) | PGlite, wall-clock a page | one count(*) of the same entries | ratio |\n' +
+        `|---|---|---|---|\n${(await embedded()).join('\n')}`;
+      process.stdout.write(`${table}\n\n${embeddedTable}\n`);
       await writeSection(
         '## Public site: ranks a player page counts',
-        `${await machineLine()}\n\n${METHOD}\n\n${table}\n\n${WHERE}`,
+        `${await machineLine()}\n\n${METHOD}\n\n${table}\n\n${EMBEDDED}\n\n${embeddedTable}\n\n${WHERE}`,
       );
       log('wrote "## Public site: ranks a player page counts" in BENCHMARKS.md');
     } finally {
