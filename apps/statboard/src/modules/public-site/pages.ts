@@ -491,15 +491,15 @@ ${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}$
     // The values still without a rank, counted in one statement on a small network (the workspace's players times
     // these statistics at most PUBLIC_RANK_VALUES): a small server's page ranks every value it shows.
     if (ranks.size < stats.size) {
-      const unranked: { statId: string; value: number; order: 'asc' | 'desc' }[] = [];
-      const keyOf = new Map<string, string>();
+      const unranked: { key: string; statId: string; value: number; order: 'asc' | 'desc' }[] = [];
       for (const [key, { id, value, stat }] of stats) {
-        if (id === undefined || ranks.has(key)) continue;
-        unranked.push({ statId: id, value, order: stat.def.sort_order });
-        keyOf.set(id, key);
+        if (id !== undefined && !ranks.has(key)) unranked.push({ key, statId: id, value, order: stat.def.sort_order });
       }
       const counted = await refusedAsNull(() => this.s.leaderboards.networkRanks(ctx.key, season, unranked));
-      for (const [id, r] of counted ?? []) ranks.set(keyOf.get(id)!, r);
+      for (const { key, statId } of counted ? unranked : []) {
+        const r = counted?.get(statId);
+        if (r) ranks.set(key, r);
+      }
     }
     // The player's address, for HTML (escaped once: a name with `'` must still lead to its page).
     const link = playerLink(ctx, username);
