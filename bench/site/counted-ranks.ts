@@ -138,6 +138,68 @@ async function describe(db: Db, n: Network): Promise<void> {
   ).map((r) => r.uuid);
 }
 
+/** What a round is timed with: milliseconds between `start` and `stop`. */
+interface Clock {
+  start(): Promise<void>;
+  stop(): Promise<number>;
+}
+
+/** The wall clock (the embedded database runs in this process). */
+const WALL_CLOCK: Clock = (() => {
+  let at = 0;
+  return {
+    start: async () => {
+      at = performance.now();
+    },
+    stop: async () => performance.now() - at,
+  };
+})();
+
+/**
+ * ROUNDS rounds of `count` pages (each one of `pages`, at random) and of as many plain counts of the same index
+ * entries, after a warm-up: each round's milliseconds a page and a count by `clock`.
+ */
+async function measure(
+  db: Db,
+  n: Network,
+  pages: RankedValue[][],
+  clock: Clock,
+  count: number,
+): Promise<{ ranks: number[]; floor: number[] }> {
+  const page = (values = pages[Math.floor(Math.random() * pages.length)]!) =>
+    valueRanks(db, { workspaceId: n.workspaceId, seasonId: n.seasonId, column: 'value', values });
+  const plain = () =>
+    db.query('SELECT count(*) FROM player_stats WHERE season_id = $1 AND stat_id = ANY($2::uuid[])', [
+      n.seasonId,
+      n.statIds,
+    ]);
+  for (let i = 0; i < 20; i++) await Promise.all([page(), plain()]);
+  if (process.env.EXPLAIN) {
+    const explain = { query: (sql: string, params?: unknown[]) => db.query(`EXPLAIN ANALYZE ${sql}`, params) };
+    const plan = (await valueRanks(explain as never, {
+      workspaceId: n.workspaceId,
+      seasonId: n.seasonId,
+      column: 'value',
+      values: pages[0]!,
+    })) as unknown as { 'QUERY PLAN': string }[];
+    log(plan.map((x) => x['QUERY PLAN']).join('\n'));
+  }
+  const ranks: number[] = [];
+  const floor: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    await clock.start();
+    for (let i = 0; i < count; i++) {
+      const got = await page();
+      if (got.length !== n.stats) throw new Error(`${got.length} ranks for ${n.stats} statistics`);
+    }
+    ranks.push((await clock.stop()) / count);
+    await clock.start();
+    for (let i = 0; i < count; i++) await plain();
+    floor.push((await clock.stop()) / count);
+  }
+  return { ranks, floor };
+}
+
 /**
  * The same statement on the embedded database (PGlite, in the process): wall-clock a page, during which its one
  * connection serves nothing else, against one plain count of the same entries.
@@ -161,25 +223,7 @@ async function embedded(): Promise<string[]> {
           uuids: [],
         };
         await describe(db, n);
-        const pages = await pagesOf(db, n, 20);
-        const page = (values: RankedValue[]) =>
-          valueRanks(db, { workspaceId: n.workspaceId, seasonId: n.seasonId, column: 'value', values });
-        const plain = () =>
-          db.query('SELECT count(*) FROM player_stats WHERE season_id = $1 AND stat_id = ANY($2::uuid[])', [
-            n.seasonId,
-            n.statIds,
-          ]);
-        const ranks: number[] = [];
-        const floor: number[] = [];
-        for (const values of pages) await page(values);
-        for (let r = 0; r < ROUNDS; r++) {
-          let t = performance.now();
-          for (let i = 0; i < EMBEDDED_PAGES; i++) await page(pages[i % pages.length]!);
-          ranks.push((performance.now() - t) / EMBEDDED_PAGES);
-          t = performance.now();
-          for (let i = 0; i < EMBEDDED_PAGES; i++) await plain();
-          floor.push((performance.now() - t) / EMBEDDED_PAGES);
-        }
+        const { ranks, floor } = await measure(db, n, await pagesOf(db, n, 20), WALL_CLOCK, EMBEDDED_PAGES);
         const row =
           `| ${players.toLocaleString('en')} × ${stats} (${(players * stats).toLocaleString('en')} values) | ` +
           `${median(ranks).toFixed(2)} ms (rounds ${ranks.map((x) => x.toFixed(2)).join(', ')}) | ` +
@@ -220,40 +264,10 @@ async function main() {
       for (const n of networks) await describe(db, n);
       const backends = new BackendPids(scratch.name);
       const meter = new CpuMeter(() => backends.list());
+      const cpu: Clock = { start: () => meter.start(), stop: async () => (await meter.stop()) * 1000 };
       const rows: string[] = [];
       for (const n of networks) {
-        const ranks: number[] = [];
-        const floor: number[] = [];
-        const players = await pagesOf(db, n, 100);
-        const page = (values = players[Math.floor(Math.random() * players.length)]!) =>
-          valueRanks(db, { workspaceId: n.workspaceId, seasonId: n.seasonId, column: 'value', values });
-        const plain = () =>
-          db.query('SELECT count(*) FROM player_stats WHERE season_id = $1 AND stat_id = ANY($2::uuid[])', [
-            n.seasonId,
-            n.statIds,
-          ]);
-        for (let i = 0; i < 20; i++) await Promise.all([page(), plain()]);
-        if (process.env.EXPLAIN) {
-          const explain = { query: (sql: string, params?: unknown[]) => db.query(`EXPLAIN ANALYZE ${sql}`, params) };
-          const plan = (await valueRanks(explain as never, {
-            workspaceId: n.workspaceId,
-            seasonId: n.seasonId,
-            column: 'value',
-            values: players[0]!,
-          })) as unknown as { 'QUERY PLAN': string }[];
-          log(plan.map((x) => x['QUERY PLAN']).join('\n'));
-        }
-        for (let r = 0; r < ROUNDS; r++) {
-          await meter.start();
-          for (let i = 0; i < PAGES; i++) {
-            const got = await page();
-            if (got.length !== n.stats) throw new Error(`${got.length} ranks for ${n.stats} statistics`);
-          }
-          ranks.push(((await meter.stop()) * 1000) / PAGES);
-          await meter.start();
-          for (let i = 0; i < PAGES; i++) await plain();
-          floor.push(((await meter.stop()) * 1000) / PAGES);
-        }
+        const { ranks, floor } = await measure(db, n, await pagesOf(db, n, 100), cpu, PAGES);
         const values = n.players * n.stats;
         const row =
           `| ${n.players.toLocaleString('en')} × ${n.stats}${n.others ? ` (and ${n.others.toLocaleString('en')} values at 0 each)` : ''} (${values.toLocaleString('en')} values) | ` +
