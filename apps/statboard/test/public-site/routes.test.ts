@@ -164,10 +164,29 @@ describe('the pages', () => {
     expect((embed.body.match(/<tr><td class="r">/g) ?? []).length).toBe(3);
   });
 
+  it('writes a page in ASCII, any character past it as a reference, and sends it as UTF-8', async () => {
+    const ascii = await page(`${base}/players/Alex`);
+    expect(ascii.statusCode, ascii.body).toBe(200);
+    expect(ascii.headers['content-type']).toBe('text/html; charset=utf-8');
+    // The separator of its title and the unit of damage ("♥") too.
+    expect(ascii.body).toContain('<title>Alex &#183; Team &lt;Club&gt;</title>');
+    expect(ascii.body).toContain('&#9829;');
+    expect(ascii.rawPayload.every((byte) => byte < 0x80)).toBe(true);
+    expect((await save({ title: 'Café ⛏ Club 🎮' })).statusCode).toBe(200);
+    try {
+      const res = await page(`${base}/players/Alex`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body).toContain('<title>Alex &#183; Caf&#233; &#9935; Club &#127918;</title>');
+      expect(res.body).toContain('<meta property="og:title" content="Alex &#183; Caf&#233; &#9935; Club &#127918;">');
+    } finally {
+      expect((await save({ title: ON.title })).statusCode).toBe(200);
+    }
+  });
+
   it('lists the public statistics on the leaderboards index by category, finds them by name, links each to its board', async () => {
     const res = await page(`${base}/leaderboards`);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.body).toContain('<title>Leaderboards · Team &lt;Club&gt;</title>');
+    expect(res.body).toContain('<title>Leaderboards &#183; Team &lt;Club&gt;</title>');
     // The game's general statistics first, then its families; names in order within a category.
     const at = (text: string) => res.body.indexOf(text);
     expect(at('<h2 id="c0">General</h2>')).toBeGreaterThan(0);
@@ -183,7 +202,7 @@ describe('the pages', () => {
     }
     const found = await page(`${base}/leaderboards?q=STONE`);
     expect(found.statusCode, found.body).toBe(200);
-    expect(found.body).toContain('<h1>Leaderboards matching “STONE”</h1>');
+    expect(found.body).toContain('<h1>Leaderboards matching &#8220;STONE&#8221;</h1>');
     expect(found.body).toContain('>Stone Mined</a>');
     expect(found.body).not.toContain('>Time Played</a>');
     const none = await page(`${base}/leaderboards?q=${encodeURIComponent('<nothing>')}`);

@@ -55,6 +55,16 @@ const MIN_RANK_VALUES = 100;
 /** How long a workspace's count of players holds for `networkRanks`. */
 const PLAYER_COUNT_MS = 60_000;
 
+/** A player's value of a statistic (by id) to rank, with its board's order (`networkRanks`). */
+export interface RankedValue {
+  statId: string;
+  value: number;
+  order: 'asc' | 'desc';
+}
+
+/** Ranks and their boards' sizes, by statistic id. */
+export type NetworkRanks = Map<string, { rank: number; total: number }>;
+
 /** Ranked values of one statistic in one season. */
 export class LeaderboardService {
   /** Definitions by `workspace|key` (hits only: a key seen later by ingest must not stay unknown). */
@@ -392,19 +402,22 @@ export class LeaderboardService {
    * boards' order) on the season's network boards, counted in one statement: only on a small network, where the
    * workspace's players (at least MIN_RANK_VALUES) times the statistics are at most PUBLIC_RANK_VALUES (what the
    * counts read at most), so that a page of a small server ranks every value it shows. Null on a larger one, or for
-   * a key restricted to players or servers.
+   * a key restricted to players or servers: at once (no promise) when the network's size, known, rules it out.
    */
-  async networkRanks(
-    key: AuthKey,
-    season: Season,
-    values: readonly { statId: string; value: number; order: 'asc' | 'desc' }[],
-  ): Promise<Map<string, { rank: number; total: number }> | null> {
+  networkRanks(key: AuthKey, season: Season, values: readonly RankedValue[]): Maybe<NetworkRanks | null> {
     if (values.length === 0 || restrictsPlayers(key) || restrictsServers(key)) return null;
     // Each statistic counted as MIN_RANK_VALUES values at least: its two lookups' fixed cost.
     const cap = Math.min(NETWORK_RANK_PLAYERS, Math.floor(this.networkRankValues / values.length));
     if (cap < MIN_RANK_VALUES) return null;
     const players = this.playersUpTo(key.workspaceId);
-    if ((players instanceof Promise ? await players : players) > cap) return null;
+    if (players instanceof Promise) {
+      return players.then((n) => (n > cap ? null : this.countRanks(key, season, values)));
+    }
+    return players > cap ? null : this.countRanks(key, season, values);
+  }
+
+  /** `networkRanks` of a network small enough: one statement. */
+  private async countRanks(key: AuthKey, season: Season, values: readonly RankedValue[]): Promise<NetworkRanks> {
     const rows = await repo.valueRanks(this.db, {
       seasonId: season.id,
       workspaceId: key.workspaceId,

@@ -75,7 +75,33 @@ export function sitePolicy(frameAncestors: string | null = null): string {
 const PAGE_POLICY = contentSecurityPolicy({ 'style-src': SITE_STYLE_SOURCE });
 
 /** Text for HTML (text and attribute values alike). */
-export const h = escapeHtml;
+/**
+ * Text escaped for the public pages' HTML and written in ASCII: `&`, `<`, `>` and quotes as entities
+ * (`escapeHtml`), every character past ASCII as a numeric reference ("Caf&#233;", "12 &#9829;"), which browsers,
+ * crawlers and link previews read as the character itself. With their markup ASCII too, the pages are ASCII
+ * whatever names and units they show, and `pageBytes` copies them into bytes rather than encoding them.
+ */
+export function h(text: string): string {
+  return BEYOND_ASCII.test(text) ? escapeHtml(text).replace(NON_ASCII, numericReference) : escapeHtml(text);
+}
+
+const BEYOND_ASCII = /[^\0-\x7f]/;
+/** A character past ASCII: a pair of surrogates (one code point), or any other code unit. */
+const NON_ASCII = /[\ud800-\udbff][\udc00-\udfff]|[^\0-\x7f]/g;
+
+function numericReference(c: string): string {
+  return `&#${c.codePointAt(0)};`;
+}
+
+/**
+ * A page's text as UTF-8 bytes: ASCII (every page whose text went through `h`) copied byte for byte, anything else
+ * encoded. Encoding a 12 KB page costs 2–3 times the copy once one character is past ASCII (10–19 µs against 3–5,
+ * measured on player pages). A text's UTF-8 length equals its length in UTF-16 code units only when every character
+ * is ASCII, where Latin-1 and UTF-8 write the same bytes.
+ */
+export function pageBytes(html: string): Buffer {
+  return Buffer.byteLength(html) === html.length ? Buffer.from(html, 'latin1') : Buffer.from(html);
+}
 
 export interface PageHead {
   /** The `<title>` and og:title. */

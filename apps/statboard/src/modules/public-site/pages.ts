@@ -7,7 +7,7 @@ import type { Maybe } from '#src/lib/maybe.ts';
 import { isUuid } from '#src/lib/uuid.ts';
 import type { History } from '#src/modules/history/service.ts';
 import type { DefinitionRow } from '#src/modules/leaderboards/repo.ts';
-import type { Leaderboard } from '#src/modules/leaderboards/service.ts';
+import type { Leaderboard, RankedValue } from '#src/modules/leaderboards/service.ts';
 import type { PlayerStatsResponse } from '#src/modules/players/schemas.ts';
 import type { PlayerPage } from '#src/modules/players/service.ts';
 import type { Season } from '#src/modules/seasons/service.ts';
@@ -104,10 +104,11 @@ function parseKept<T>(buffer: Buffer, make: (json: T) => unknown = (json) => jso
 
 /**
  * What a cell with nothing to show holds (no rank, no date). Markup of our own is ASCII (the entity, not the
- * character): a page whose text is all one-byte characters is built, encoded and hashed as one-byte strings, half
- * the memory of a page with one character past U+00FF.
+ * character), and text is written in ASCII by `h`: a page is copied into bytes rather than encoded (`pageBytes`).
  */
 const NONE = '&mdash;';
+/** The rank cell of a value without one on this page. */
+const UNRANKED = `<span class="muted">${NONE}</span>`;
 
 /** A public statistic with the parts of the pages that show it, escaped once per catalog. */
 interface StatParts {
@@ -118,6 +119,30 @@ interface StatParts {
   name: string;
   /** `key` in a path, for HTML. */
   path: string;
+  /** Its `<option>` in a player page's chart picker, when not the one selected (made when first needed). */
+  option?: string;
+  /** The start of its row on a player page, to its board of a site (`base`) and season (`season`): made when needed. */
+  row?: { base: string; season: string; open: string };
+}
+
+/** `stat`'s `<option>` in a player page's chart picker, not selected: made once per catalog. */
+function statOption(stat: StatParts): string {
+  stat.option ??= `<option value="${stat.key}">${stat.name}</option>`;
+  return stat.option;
+}
+
+/**
+ * The start of `stat`'s row on a player page up to its value: its name linked to its board on the site at `base`
+ * in the season of `seasonQuery` (both for HTML), at the player's place on it (`spot`: see `boardSpot`). The link's
+ * start is made once per catalog, site and season (most pages show the running season).
+ */
+function rowStart(stat: StatParts, base: string, seasonQuery: string, spot: string): string {
+  let row = stat.row;
+  if (row === undefined || row.base !== base || row.season !== seasonQuery) {
+    row = { base, season: seasonQuery, open: `<tr><td><a href="${base}/leaderboards/${stat.path}${seasonQuery}` };
+    stat.row = row;
+  }
+  return `${row.open}${spot}">${stat.name}</a></td><td class="n">`;
 }
 
 interface Catalog {
@@ -478,24 +503,28 @@ ${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}$
         if (small !== false) asked.push({ def, value, featured: false, small });
       }
     }
-    await Promise.all(
-      asked.map(async ({ def, value, featured, small }) => {
-        if (!(await small)) return;
-        const r = await refusedAsNull(() =>
-          this.s.leaderboards.pageRank(ctx.key, season, def, player.uuid, value, featured),
-        );
-        if (r === 'later') ctx.provisional = true;
-        else if (r) ranks.set(def.key, r);
-      }),
-    );
+    if (asked.length) {
+      await Promise.all(
+        asked.map(async ({ def, value, featured, small }) => {
+          if (!(await small)) return;
+          const r = await refusedAsNull(() =>
+            this.s.leaderboards.pageRank(ctx.key, season, def, player.uuid, value, featured),
+          );
+          if (r === 'later') ctx.provisional = true;
+          else if (r) ranks.set(def.key, r);
+        }),
+      );
+    }
     // The values still without a rank, counted in one statement on a small network (the workspace's players times
     // these statistics at most PUBLIC_RANK_VALUES): a small server's page ranks every value it shows.
     if (ranks.size < stats.size) {
-      const unranked: { key: string; statId: string; value: number; order: 'asc' | 'desc' }[] = [];
+      const unranked: (RankedValue & { key: string })[] = [];
       for (const [key, { id, value, stat }] of stats) {
         if (id !== undefined && !ranks.has(key)) unranked.push({ key, statId: id, value, order: stat.def.sort_order });
       }
-      const counted = await refusedAsNull(() => this.s.leaderboards.networkRanks(ctx.key, season, unranked));
+      // At once (no promise) on a network too large to count.
+      const counting = this.s.leaderboards.networkRanks(ctx.key, season, unranked);
+      const counted = counting instanceof Promise ? await refusedAsNull(() => counting) : counting;
       for (const { key, statId } of counted ? unranked : []) {
         const r = counted?.get(statId);
         if (r) ranks.set(key, r);
@@ -524,7 +553,7 @@ ${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}$
       const summary = chartSummary(def.display_name, points, (v) => fmt(def, v), shortDay);
       let options = '';
       for (const [key, { stat }] of stats) {
-        options += `<option value="${stat.key}"${key === chartKey ? ' selected' : ''}>${stat.name}</option>`;
+        options += key === chartKey ? `<option value="${stat.key}" selected>${stat.name}</option>` : statOption(stat);
       }
       chart = `<section class="card" aria-labelledby="chart-h"><h2 id="chart-h">${ctx.parts.get(chartKey)!.name}, last 30 days</h2>
 ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 days`, summary, points, from, to, format: (v) => formatStatValue(v, def.unit, { style: 'axis' }), day: shortDay })}
@@ -536,7 +565,8 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
     const groups = new Map<string, string>();
     for (const [key, { value, stat }] of stats) {
       const r = ranks.get(key);
-      const row = `<tr><td><a href="${ctx.htmlBase}/leaderboards/${stat.path}${seasonQuery}${r ? boardSpot(r.rank, player.uuid) : ''}">${stat.name}</a></td><td class="n">${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : `<span class="muted">${NONE}</span>`}</td></tr>`;
+      const start = rowStart(stat, ctx.htmlBase, seasonQuery, r ? boardSpot(r.rank, player.uuid) : '');
+      const row = `${start}${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : UNRANKED}</td></tr>`;
       const category = stat.def.category;
       const before = groups.get(category);
       groups.set(category, before === undefined ? row : before + row);

@@ -15,7 +15,7 @@ import type { Maybe } from '#src/lib/maybe.ts';
 import { clampLimit } from '#src/modules/leaderboards/ranking.ts';
 import type { RequestLimits } from '#src/plugins/rate-limit.ts';
 import { requestIdFor } from '#src/plugins/request-id.ts';
-import { NOT_FOUND_PAGE, sitePolicy } from './html.ts';
+import { NOT_FOUND_PAGE, pageBytes, sitePolicy } from './html.ts';
 import { MAX_BOARD_PAGE, type PageRenderer, type PageRequest } from './pages.ts';
 import type { PublicSite } from './service.ts';
 
@@ -87,7 +87,7 @@ interface Ready {
 }
 
 function ready(status: 200 | 404, html: string, policy: string): Ready {
-  const body = Buffer.from(html);
+  const body = pageBytes(html);
   const etag = `W/"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
   const headers: OutgoingHttpHeaders = { ...headersOf(policy) };
   if (status === 200) headers.etag = etag;
