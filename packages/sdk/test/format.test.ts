@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatStatValue } from '../src/format.ts';
 
@@ -71,5 +72,21 @@ describe('formatStatValue: count', () => {
     expect(formatStatValue(-1, 'count')).toBe('-1');
     expect(formatStatValue(-144_000, 'ticks')).toBe('-2 h');
     expect(formatStatValue(Number.NaN, 'cm')).toBe('NaN');
+  });
+});
+
+describe('formatStatValue: text for HTML', () => {
+  it('writes times, distances and counts in printable ASCII with nothing to escape in HTML', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: -1e15, max: 1e15 }), fc.double({ noNaN: false })),
+        fc.constantFrom('ticks', 'cm', 'count'),
+        fc.constantFrom('short', 'long', 'axis'),
+        (value, unit, style) => {
+          expect(formatStatValue(value, unit, { style })).toMatch(/^[\x20-\x7e]*$/);
+          expect(formatStatValue(value, unit, { style })).not.toMatch(/[&<>"']/);
+        },
+      ),
+    );
   });
 });

@@ -82,10 +82,11 @@ const PAGE_POLICY = contentSecurityPolicy({ 'style-src': SITE_STYLE_SOURCE });
  * whatever names and units they show, and `pageBytes` copies them into bytes rather than encoding them.
  */
 export function h(text: string): string {
-  return BEYOND_ASCII.test(text) ? escapeHtml(text).replace(NON_ASCII, numericReference) : escapeHtml(text);
+  // Most text has nothing to write otherwise: one test, and it is returned as it is.
+  return TO_WRITE.test(text) ? escapeHtml(text).replace(NON_ASCII, numericReference) : text;
 }
 
-const BEYOND_ASCII = /[^\0-\x7f]/;
+const TO_WRITE = /[&<>"'\u0080-\uffff]/;
 /** A character past ASCII: a pair of surrogates (one code point), or any other code unit. */
 const NON_ASCII = /[\ud800-\udbff][\udc00-\udfff]|[^\0-\x7f]/g;
 

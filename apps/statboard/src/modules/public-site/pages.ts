@@ -566,7 +566,7 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
     for (const [key, { value, stat }] of stats) {
       const r = ranks.get(key);
       const start = rowStart(stat, ctx.htmlBase, seasonQuery, r ? boardSpot(r.rank, player.uuid) : '');
-      const row = `${start}${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : UNRANKED}</td></tr>`;
+      const row = `${start}${valueHtml(stat.def, value)}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : UNRANKED}</td></tr>`;
       const category = stat.def.category;
       const before = groups.get(category);
       groups.set(category, before === undefined ? row : before + row);
@@ -755,6 +755,15 @@ function fmt(stat: PublicStat, value: number): string {
   return formatStatValue(value, stat.unit);
 }
 
+/**
+ * `fmt` for HTML: of a time, a distance or a count, digits, separators and unit letters, none to escape (a property
+ * test holds the formatter to that); of damage, the heart written as a reference (see `h`).
+ */
+function valueHtml(stat: PublicStat, value: number): string {
+  const text = formatStatValue(value, stat.unit);
+  return stat.unit === 'damage' ? h(text) : text;
+}
+
 function playerLink(ctx: Ctx, username: string, origin = ''): string {
   return h(`${origin}${ctx.base}/players/${encodeURIComponent(username)}`);
 }
@@ -779,7 +788,7 @@ function entriesTable(
   const rows = entries
     .map(
       (e) =>
-        `<tr${anchors ? ` id="p-${e.player.uuid}"` : ''}><td class="r">${e.rank}</td><td><a href="${playerLink(ctx, e.player.username, origin)}"${target}>${h(e.player.username)}</a></td><td class="n">${h(fmt(stat, e.value))}</td></tr>`,
+        `<tr${anchors ? ` id="p-${e.player.uuid}"` : ''}><td class="r">${e.rank}</td><td><a href="${playerLink(ctx, e.player.username, origin)}"${target}>${h(e.player.username)}</a></td><td class="n">${valueHtml(stat, e.value)}</td></tr>`,
     )
     .join('');
   return `<table><caption class="sr">${h(caption)}</caption><thead><tr><th scope="col" class="r">Rank</th><th scope="col">Player</th><th scope="col" class="n">${h(stat.display_name)}</th></tr></thead><tbody>${rows}</tbody></table>`;
