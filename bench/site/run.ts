@@ -245,7 +245,7 @@ async function main(): Promise<void> {
         const m = await measure(service, pages[kind], backends);
         rounds.push({ ...m, reference });
         log(
-          `  ${kind} round ${r + 1}: ${fmtInt(m.result.perSecond)} req/s p99 ${fmtMs(m.result.p99)} ms; static ${fmtInt(reference.perSecond)} req/s`,
+          `  ${kind} round ${r + 1}: ${fmtInt(m.result.perSecond)} req/s p99 ${fmtMs(m.result.p99)} ms; static ${fmtInt(reference.perSecond)} req/s p99 ${fmtMs(reference.p99)} ms`,
         );
       }
       const mid = medianBy(rounds, (m) => m.result.perSecond);
@@ -412,7 +412,8 @@ async function main(): Promise<void> {
   const verdict = [
     cached.length
       ? `Cached pages at ${CONNECTIONS} connections: p99 ${cached.map((r) => fmtMs(r.result.p99)).join(', ')} ms ` +
-        `(target under ${P99_TARGET_MS}: ${cached.every((r) => r.result.p99 < P99_TARGET_MS) ? 'met' : 'not met'}), ` +
+        `(target under ${P99_TARGET_MS}: ${cached.every((r) => r.result.p99 < P99_TARGET_MS) ? 'met' : 'not met'}; ` +
+        `@fastify/static's in the same rounds ${cached.map((r) => fmtMs(r.reference!.p99)).join(', ')} ms), ` +
         `${cached.map((r) => fmtRatio(r.result.perSecond / r.reference!.perSecond)).join(', ')} of @fastify/static ` +
         `(target ≥ ${STATIC_RATIO_TARGET}x: ${cached.every((r) => r.result.perSecond / r.reference!.perSecond >= STATIC_RATIO_TARGET) ? 'met' : 'not met'}).`
       : '',
