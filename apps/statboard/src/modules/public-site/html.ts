@@ -74,12 +74,11 @@ export function sitePolicy(frameAncestors: string | null = null): string {
 /** The policy of the pages that are not embeds (the same for all: made once). */
 const PAGE_POLICY = contentSecurityPolicy({ 'style-src': SITE_STYLE_SOURCE });
 
-/** Text for HTML (text and attribute values alike). */
 /**
- * Text escaped for the public pages' HTML and written in ASCII: `&`, `<`, `>` and quotes as entities
- * (`escapeHtml`), every character past ASCII as a numeric reference ("Caf&#233;", "12 &#9829;"), which browsers,
- * crawlers and link previews read as the character itself. With their markup ASCII too, the pages are ASCII
- * whatever names and units they show, and `pageBytes` copies them into bytes rather than encoding them.
+ * Text escaped for the public pages' HTML (text and attribute values alike) and written in ASCII: `&`, `<`, `>` and
+ * quotes as entities (`escapeHtml`), every character past ASCII as a numeric reference ("Caf&#233;", "12 &#9829;"),
+ * which browsers, crawlers and link previews read as the character itself. With their markup ASCII too, the pages
+ * are ASCII whatever names and units they show, and `pageBytes` copies them into bytes rather than encoding them.
  */
 export function h(text: string): string {
   // Most text has nothing to write otherwise: one test, and it is returned as it is.
