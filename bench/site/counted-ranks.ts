@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from '../../apps/statboard/src/db/types.ts';
 import { valueRanks } from '../../apps/statboard/src/modules/leaderboards/repo.ts';
+import type { RankedValue } from '../../apps/statboard/src/modules/leaderboards/service.ts';
 import { BackendPids, createDatabase } from '../lib/pg.ts';
 import { CpuMeter } from '../lib/proc.ts';
 import { machineLine, writeSection } from '../lib/report.ts';
@@ -105,8 +106,6 @@ async function seedNetwork(db: Db, ws: BenchWorkspace, players: number, stats: n
     [ws.seasonId, ws.workspaceId],
   );
 }
-
-type RankedValue = { statId: string; value: number; order: 'asc' | 'desc' };
 
 /** Public players' values as their pages read them (half of the statistics where less is better). */
 async function pagesOf(db: Db, n: Network, count: number): Promise<RankedValue[][]> {

@@ -503,18 +503,16 @@ ${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}$
         if (small !== false) asked.push({ def, value, featured: false, small });
       }
     }
-    if (asked.length) {
-      await Promise.all(
-        asked.map(async ({ def, value, featured, small }) => {
-          if (!(await small)) return;
-          const r = await refusedAsNull(() =>
-            this.s.leaderboards.pageRank(ctx.key, season, def, player.uuid, value, featured),
-          );
-          if (r === 'later') ctx.provisional = true;
-          else if (r) ranks.set(def.key, r);
-        }),
-      );
-    }
+    await Promise.all(
+      asked.map(async ({ def, value, featured, small }) => {
+        if (!(await small)) return;
+        const r = await refusedAsNull(() =>
+          this.s.leaderboards.pageRank(ctx.key, season, def, player.uuid, value, featured),
+        );
+        if (r === 'later') ctx.provisional = true;
+        else if (r) ranks.set(def.key, r);
+      }),
+    );
     // The values still without a rank, counted in one statement on a small network (the workspace's players times
     // these statistics at most PUBLIC_RANK_VALUES): a small server's page ranks every value it shows.
     if (ranks.size < stats.size) {
@@ -525,7 +523,7 @@ ${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}$
       // At once (no promise) on a network too large to count.
       const counting = this.s.leaderboards.networkRanks(ctx.key, season, unranked);
       const counted = counting instanceof Promise ? await refusedAsNull(() => counting) : counting;
-      for (const { key, statId } of counted ? unranked : []) {
+      for (const { key, statId } of unranked) {
         const r = counted?.get(statId);
         if (r) ranks.set(key, r);
       }
@@ -566,7 +564,7 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
     for (const [key, { value, stat }] of stats) {
       const r = ranks.get(key);
       const start = rowStart(stat, ctx.htmlBase, seasonQuery, r ? boardSpot(r.rank, player.uuid) : '');
-      const row = `${start}${valueHtml(stat.def, value)}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : UNRANKED}</td></tr>`;
+      const row = `${start}${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : UNRANKED}</td></tr>`;
       const category = stat.def.category;
       const before = groups.get(category);
       groups.set(category, before === undefined ? row : before + row);
@@ -755,15 +753,6 @@ function fmt(stat: PublicStat, value: number): string {
   return formatStatValue(value, stat.unit);
 }
 
-/**
- * `fmt` for HTML: of a time, a distance or a count, digits, separators and unit letters, none to escape (a property
- * test holds the formatter to that); of damage, the heart written as a reference (see `h`).
- */
-function valueHtml(stat: PublicStat, value: number): string {
-  const text = formatStatValue(value, stat.unit);
-  return stat.unit === 'damage' ? h(text) : text;
-}
-
 function playerLink(ctx: Ctx, username: string, origin = ''): string {
   return h(`${origin}${ctx.base}/players/${encodeURIComponent(username)}`);
 }
@@ -788,7 +777,7 @@ function entriesTable(
   const rows = entries
     .map(
       (e) =>
-        `<tr${anchors ? ` id="p-${e.player.uuid}"` : ''}><td class="r">${e.rank}</td><td><a href="${playerLink(ctx, e.player.username, origin)}"${target}>${h(e.player.username)}</a></td><td class="n">${valueHtml(stat, e.value)}</td></tr>`,
+        `<tr${anchors ? ` id="p-${e.player.uuid}"` : ''}><td class="r">${e.rank}</td><td><a href="${playerLink(ctx, e.player.username, origin)}"${target}>${h(e.player.username)}</a></td><td class="n">${h(fmt(stat, e.value))}</td></tr>`,
     )
     .join('');
   return `<table><caption class="sr">${h(caption)}</caption><thead><tr><th scope="col" class="r">Rank</th><th scope="col">Player</th><th scope="col" class="n">${h(stat.display_name)}</th></tr></thead><tbody>${rows}</tbody></table>`;
