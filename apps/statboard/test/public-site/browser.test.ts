@@ -36,9 +36,11 @@ function freePort(): Promise<number> {
 interface PageWindow {
   document: {
     documentElement: { scrollWidth: number };
+    body: object;
     querySelectorAll(selector: string): Iterable<{ scrollWidth: number; clientWidth: number; textContent: string }>;
   };
   innerWidth: number;
+  getComputedStyle(element: object): { marginTop: string };
 }
 
 /** Cards whose content is wider than they are (a table running past the card's border), by their first words. */
@@ -116,6 +118,12 @@ describe.skipIf(!haveBrowser)('the public site in a browser', () => {
     });
     const res = await page.goto(`${base}${path}`);
     expect(res?.status(), path).toBe(status);
+    // The site's style applied (a body without it keeps the browser's margin of 8px).
+    const margin = await page.evaluate(() => {
+      const win = globalThis as unknown as PageWindow;
+      return win.getComputedStyle(win.document.body).marginTop;
+    });
+    expect(margin, `${path}: the style applied`).toBe('0px');
     for (const theme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: theme });
       const suffix = theme === 'dark' ? '-dark' : '';

@@ -594,6 +594,38 @@ describe('ranks of the statistics that are not featured', () => {
   });
 });
 
+describe('ranks past 999', () => {
+  it('are written with thousands separators, on the player page and on the board', async () => {
+    // Three players uploaded, and 1,000 more written to the store below them (ranks 4 to 1,003).
+    const [page = '', board = ''] = await ownSite(
+      {},
+      players.slice(0, 3),
+      (i) => [{ key: PLAY_TIME, value: mainTicks(i) }],
+      ['/players/Crowd_1000?season=s1', `/leaderboards/${encodeURIComponent(PLAY_TIME)}?page=21`],
+      async (own, workspaceId) => {
+        await own.db.query(
+          `INSERT INTO players (workspace_id, uuid, username, username_observed_at)
+           SELECT $1, gen_random_uuid(), 'Crowd_' || g, now() FROM generate_series(1, 1000) g`,
+          [workspaceId],
+        );
+        await own.db.query(
+          `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
+           SELECT s.id, d.id, p.id, 2000 - substr(p.username, 7)::int, now(), now()
+           FROM players p JOIN seasons s ON s.workspace_id = p.workspace_id AND s.slug = 's1'
+           JOIN stat_definitions d ON d.workspace_id = p.workspace_id AND d.key = $2
+           WHERE p.workspace_id = $1 AND p.username LIKE 'Crowd%'`,
+          [workspaceId, PLAY_TIME],
+        );
+      },
+    );
+    expect(page).toMatch(
+      />Time Played<\/a><\/td><td class="n">[^<]+<\/td><td class="n">#1,003<span class="muted"> of 1,003</,
+    );
+    expect(board).toContain('<td class="r">1,001</td>');
+    expect(board).toContain('>Crowd_998</a>');
+  });
+});
+
 describe('players at 0 on the boards', () => {
   it('are left out where more is better (with a line saying so, and no page after them), listed where less is', async () => {
     const BROKEN = 'minecraft.broken:minecraft.wooden_pickaxe';

@@ -564,7 +564,7 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
     for (const [key, { value, stat }] of stats) {
       const r = ranks.get(key);
       const start = rowStart(stat, ctx.htmlBase, seasonQuery, r ? boardSpot(r.rank, player.uuid) : '');
-      const row = `${start}${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${r.rank}<span class="muted"> of ${r.total}</span>` : UNRANKED}</td></tr>`;
+      const row = `${start}${h(fmt(stat.def, value))}</td><td class="n">${r ? `#${h(fmtCount(r.rank))}<span class="muted"> of ${h(fmtCount(r.total))}</span>` : UNRANKED}</td></tr>`;
       const category = stat.def.category;
       const before = groups.get(category);
       groups.set(category, before === undefined ? row : before + row);
@@ -603,7 +603,7 @@ ${lineChart({ id: 'chart', title: `${def.display_name} of ${username}, last 30 d
     for (const k of ranked.length > 3 ? ranked.slice(0, 3) : ranked) {
       const r = ranks.get(k);
       const { value, stat } = stats.get(k)!;
-      highlights += `${highlights ? ', ' : ''}${stat.def.display_name} ${fmt(stat.def, value)}${r ? ` (#${r.rank})` : ''}`;
+      highlights += `${highlights ? ', ' : ''}${stat.def.display_name} ${fmt(stat.def, value)}${r ? ` (#${fmtCount(r.rank)})` : ''}`;
     }
     const description = `${username} in ${season.name} on ${ctx.site.title}${highlights ? `: ${highlights}` : ''}.`;
     return this.page(
@@ -777,7 +777,7 @@ function entriesTable(
   const rows = entries
     .map(
       (e) =>
-        `<tr${anchors ? ` id="p-${e.player.uuid}"` : ''}><td class="r">${e.rank}</td><td><a href="${playerLink(ctx, e.player.username, origin)}"${target}>${h(e.player.username)}</a></td><td class="n">${h(fmt(stat, e.value))}</td></tr>`,
+        `<tr${anchors ? ` id="p-${e.player.uuid}"` : ''}><td class="r">${h(fmtCount(e.rank))}</td><td><a href="${playerLink(ctx, e.player.username, origin)}"${target}>${h(e.player.username)}</a></td><td class="n">${h(fmt(stat, e.value))}</td></tr>`,
     )
     .join('');
   return `<table><caption class="sr">${h(caption)}</caption><thead><tr><th scope="col" class="r">Rank</th><th scope="col">Player</th><th scope="col" class="n">${h(stat.display_name)}</th></tr></thead><tbody>${rows}</tbody></table>`;
