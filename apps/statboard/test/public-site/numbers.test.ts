@@ -595,13 +595,13 @@ describe('ranks of the statistics that are not featured', () => {
 });
 
 describe('ranks past 999', () => {
-  it('are written with thousands separators, on the player page and on the board', async () => {
+  it('are written with thousands separators, on the player page, the board and in the descriptions', async () => {
     // Three players uploaded, and 1,000 more written to the store below them (ranks 4 to 1,003).
-    const [page = '', board = ''] = await ownSite(
+    const [page = '', board = '', list = ''] = await ownSite(
       {},
       players.slice(0, 3),
       (i) => [{ key: PLAY_TIME, value: mainTicks(i) }],
-      ['/players/Crowd_1000?season=s1', `/leaderboards/${encodeURIComponent(PLAY_TIME)}?page=21`],
+      ['/players/Crowd_1000?season=s1', `/leaderboards/${encodeURIComponent(PLAY_TIME)}?page=21`, '/players'],
       async (own, workspaceId) => {
         await own.db.query(
           `INSERT INTO players (workspace_id, uuid, username, username_observed_at)
@@ -623,6 +623,8 @@ describe('ranks past 999', () => {
     );
     expect(board).toContain('<td class="r">1,001</td>');
     expect(board).toContain('>Crowd_998</a>');
+    expect(meta(board, 'name', 'description')).toMatch(/^Time Played in [^:]+: 1,001\. Crowd_998 /);
+    expect(meta(list, 'name', 'description')).toMatch(/^1,003 players of /);
   });
 });
 

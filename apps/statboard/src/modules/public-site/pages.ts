@@ -317,7 +317,7 @@ ${rows.length ? entriesTable(ctx, rows, stat, `Top ${HOME_TOP}: ${stat.display_n
       .join('\n');
     const shown = online.slice(0, ONLINE_SHOWN);
     const onlineList = shown.length
-      ? `<ul class="plain">${shown.map((o) => `<li><a href="${playerLink(ctx, o.player.username)}">${h(o.player.username)}</a> <span class="muted">on ${h(o.server.name)}</span></li>`).join('')}</ul>${online.length > shown.length ? `<p class="muted">and ${online.length - shown.length} more</p>` : ''}`
+      ? `<ul class="plain">${shown.map((o) => `<li><a href="${playerLink(ctx, o.player.username)}">${h(o.player.username)}</a> <span class="muted">on ${h(o.server.name)}</span></li>`).join('')}</ul>${online.length > shown.length ? `<p class="muted">and ${fmtCount(online.length - shown.length)} more</p>` : ''}`
       : '<p class="muted">Nobody is online right now.</p>';
     const top = shownBoards
       .filter((b) => b.rows.length > 0)
@@ -334,7 +334,7 @@ ${rows.length ? entriesTable(ctx, rows, stat, `Top ${HOME_TOP}: ${stat.display_n
       this.head(ctx, '/', site.title, description),
       `<h1>${h(site.title)}</h1>${intro}${seasonLine}${search}
 ${cards ? `<div class="grid">${cards}</div>` : catalog.size ? `<p>See <a href="${ctx.htmlBase}/leaderboards">all leaderboards</a>.</p>` : ''}
-<section class="card" aria-labelledby="online"><h2 id="online">Online now (${online.length})</h2>${onlineList}</section>`,
+<section class="card" aria-labelledby="online"><h2 id="online">Online now (${fmtCount(online.length)})</h2>${onlineList}</section>`,
     );
   }
 
@@ -386,7 +386,7 @@ ${cards ? `<div class="grid">${cards}</div>` : catalog.size ? `<p>See <a href="$
     const pager = pagerLinks(ctx, `/players?${query}`, pageNo, pageNo * BOARD_PAGE_SIZE < total);
     return this.page(
       ctx,
-      this.head(ctx, '/players', heading, `${total} ${total === 1 ? 'player' : 'players'} of ${ctx.site.title}.`),
+      this.head(ctx, '/players', heading, `${fmtCount(total)} ${total === 1 ? 'player' : 'players'} of ${ctx.site.title}.`),
       `<h1>${h(heading)}</h1>${searchForm(ctx, q)}
 <div class="card">${items ? `<ul class="plain">${items}</ul>` : '<p>No public player by that name.</p>'}</div>${pager}`,
     );
@@ -418,7 +418,7 @@ ${cards ? `<div class="grid">${cards}</div>` : catalog.size ? `<p>See <a href="$
     const heading = q ? `Leaderboards matching “${q}”` : 'Leaderboards';
     const query = q ? `q=${encodeURIComponent(q)}&` : '';
     const pager = pagerLinks(ctx, `/leaderboards?${query}`, pageNo, pageNo * BOARDS_PAGE_SIZE < found.length);
-    const count = `${found.length} ${found.length === 1 ? 'statistic' : 'statistics'}`;
+    const count = `${fmtCount(found.length)} ${found.length === 1 ? 'statistic' : 'statistics'}`;
     return this.page(
       ctx,
       this.head(ctx, '/leaderboards', heading, `The leaderboards of ${ctx.site.title}: ${count}.`),
@@ -648,7 +648,7 @@ ${chart}<section class="card" aria-labelledby="values-h"><h2 id="values-h">Stati
     const pager = pagerLinks(ctx, `${path}?season=${encodeURIComponent(season.slug)}&`, pageNo, more);
     const leaders = entries
       .slice(0, 3)
-      .map((e) => `${e.rank}. ${e.player.username} ${fmt(stat, e.value)}`)
+      .map((e) => `${fmtCount(e.rank)}. ${e.player.username} ${fmt(stat, e.value)}`)
       .join(', ');
     const title = pageNo > 1 ? `${stat.display_name} (page ${pageNo})` : stat.display_name;
     return this.page(
