@@ -386,7 +386,12 @@ ${cards ? `<div class="grid">${cards}</div>` : catalog.size ? `<p>See <a href="$
     const pager = pagerLinks(ctx, `/players?${query}`, pageNo, pageNo * BOARD_PAGE_SIZE < total);
     return this.page(
       ctx,
-      this.head(ctx, '/players', heading, `${fmtCount(total)} ${total === 1 ? 'player' : 'players'} of ${ctx.site.title}.`),
+      this.head(
+        ctx,
+        '/players',
+        heading,
+        `${fmtCount(total)} ${total === 1 ? 'player' : 'players'} of ${ctx.site.title}.`,
+      ),
       `<h1>${h(heading)}</h1>${searchForm(ctx, q)}
 <div class="card">${items ? `<ul class="plain">${items}</ul>` : '<p>No public player by that name.</p>'}</div>${pager}`,
     );
