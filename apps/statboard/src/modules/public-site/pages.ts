@@ -386,12 +386,7 @@ ${cards ? `<div class="grid">${cards}</div>` : catalog.size ? `<p>See <a href="$
     const pager = pagerLinks(ctx, `/players?${query}`, pageNo, pageNo * BOARD_PAGE_SIZE < total);
     return this.page(
       ctx,
-      this.head(
-        ctx,
-        '/players',
-        heading,
-        `${fmtCount(total)} ${total === 1 ? 'player' : 'players'} of ${ctx.site.title}.`,
-      ),
+      this.head(ctx, '/players', heading, `${countOf(total, 'player')} of ${ctx.site.title}.`),
       `<h1>${h(heading)}</h1>${searchForm(ctx, q)}
 <div class="card">${items ? `<ul class="plain">${items}</ul>` : '<p>No public player by that name.</p>'}</div>${pager}`,
     );
@@ -423,7 +418,7 @@ ${cards ? `<div class="grid">${cards}</div>` : catalog.size ? `<p>See <a href="$
     const heading = q ? `Leaderboards matching “${q}”` : 'Leaderboards';
     const query = q ? `q=${encodeURIComponent(q)}&` : '';
     const pager = pagerLinks(ctx, `/leaderboards?${query}`, pageNo, pageNo * BOARDS_PAGE_SIZE < found.length);
-    const count = `${fmtCount(found.length)} ${found.length === 1 ? 'statistic' : 'statistics'}`;
+    const count = countOf(found.length, 'statistic');
     return this.page(
       ctx,
       this.head(ctx, '/leaderboards', heading, `The leaderboards of ${ctx.site.title}: ${count}.`),
@@ -752,6 +747,11 @@ const AT_ZERO = '<p class="muted">Players at 0 are not listed.</p>';
 /** A count for people ("8,123"). */
 function fmtCount(n: number): string {
   return formatStatValue(n, 'count');
+}
+
+/** A count with its noun ("1 player", "8,123 players"). */
+function countOf(n: number, noun: string): string {
+  return `${fmtCount(n)} ${n === 1 ? noun : `${noun}s`}`;
 }
 
 function fmt(stat: PublicStat, value: number): string {
