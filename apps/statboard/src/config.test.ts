@@ -54,6 +54,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'proxy.example.com' })).toThrow(/TRUST_PROXY/);
   });
 
+  it('reads PAGE_CACHE_MB in MiB (0: no rendered public page kept)', () => {
+    expect(loadConfig({}).pageCacheBytes).toBe(64 * 1024 * 1024);
+    expect(loadConfig({ PAGE_CACHE_MB: '0' }).pageCacheBytes).toBe(0);
+    expect(loadConfig({ PAGE_CACHE_MB: '8' }).pageCacheBytes).toBe(8 * 1024 * 1024);
+    expect(() => loadConfig({ PAGE_CACHE_MB: 'lots' })).toThrow(/PAGE_CACHE_MB/);
+  });
+
   it('reads PLAYER_CACHE_MB in MiB (0: no cached player answers)', () => {
     expect(loadConfig({ PLAYER_CACHE_MB: '0' }).playerCacheBytes).toBe(0);
     expect(loadConfig({ PLAYER_CACHE_MB: '8' }).playerCacheBytes).toBe(8 * 1024 * 1024);

@@ -56,6 +56,8 @@ export interface Config {
   readonly rankCacheEntries: number;
   /** Bytes of rank boards kept in memory, full and compact (RANK_CACHE_MB; 0: every rank read is a query). */
   readonly rankCacheBytes: number;
+  /** Bytes of rendered public site pages kept, with their gzip copies (PAGE_CACHE_MB; 0: every page rendered). */
+  readonly pageCacheBytes: number;
   /** History points are recorded with the values (HISTORY_ENABLED, default true). */
   readonly historyEnabled: boolean;
   /** Hourly history points are kept this long, then one per day (HISTORY_RETENTION_DAYS; 0: hourly forever). */
@@ -146,6 +148,11 @@ export const DEFAULT_PLAYER_CACHE_MB = 24;
  * without room, is answered by queries (bench:scale measures both).
  */
 export const DEFAULT_RANK_CACHE_MB = 48;
+/**
+ * Default of PAGE_CACHE_MB: rendered public site pages (5–40 KB each, with their gzip copies a quarter more), kept
+ * 30 s from their second render: a few thousand pages read often. Within the memory target with every cache full.
+ */
+export const DEFAULT_PAGE_CACHE_MB = 64;
 /**
  * Default of PUBLIC_RANK_VALUES: a player page ranks every value it shows with one statement when the workspace's
  * players (at least 100) times those statistics are at most this many: each board read whole from its index
@@ -257,6 +264,7 @@ export function loadConfig(env: Env = process.env): Config {
   const loginLimitPerMinute = intVar(env, 'LOGIN_LIMIT_PER_MINUTE', 30, 0, 10_000_000, problems);
   const playerCacheMb = intVar(env, 'PLAYER_CACHE_MB', DEFAULT_PLAYER_CACHE_MB, 0, 65_536, problems);
   const rankCacheMb = intVar(env, 'RANK_CACHE_MB', DEFAULT_RANK_CACHE_MB, 0, 65_536, problems);
+  const pageCacheMb = intVar(env, 'PAGE_CACHE_MB', DEFAULT_PAGE_CACHE_MB, 0, 65_536, problems);
   const embeddedCheckpointMs = intVar(env, 'EMBEDDED_CHECKPOINT_SECONDS', 60, 0, 86_400, problems) * 1000;
   const seconds = (name: string, def: number, min: number, max: number) =>
     intVar(env, name, def, min, max, problems) * 1000;
@@ -318,6 +326,7 @@ export function loadConfig(env: Env = process.env): Config {
     // Full boards take half of the budget at most: the rest holds compact boards (which every large board needs).
     rankCacheEntries: Math.floor((rankCacheMb * 1024 * 1024) / 2 / RANK_BOARD_BYTES_PER_ENTRY),
     rankCacheBytes: rankCacheMb * 1024 * 1024,
+    pageCacheBytes: pageCacheMb * 1024 * 1024,
     historyRetentionDays,
     historyEnabled,
     eventRetentionDays,

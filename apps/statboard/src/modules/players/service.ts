@@ -14,7 +14,9 @@ import type { ServerService } from '#src/modules/servers/service.ts';
 import type { StatDefinitionService, StatKeys } from '#src/modules/stats/service.ts';
 import * as repo from './repo.ts';
 import type { PlayerListResponse } from './schemas.ts';
-import { publicValues, statsAnswer } from './stats-answer.ts';
+import { publicValues, statsAnswer, type ValueUse } from './stats-answer.ts';
+
+export type { ValueUse };
 
 /** The spec's Player resource. */
 export type Player = Static<typeof PlayerSchema>;
@@ -206,15 +208,17 @@ export class PlayerService {
    * What `statsJson` answers (the network totals), from a player and its values read by another statement with
    * them (see `history/repo.readPageValues`), as the player and its public values' keys and numbers: what a
    * public page shows, with no JSON written and read back. The same refusal of a player that is not there or
-   * hidden, the same values in the same order.
+   * hidden, the same values in the same order: those `use` lists (all without it), and how many it counted as
+   * left out (`left`).
    */
   async publicValuesOf(
     key: AuthKey,
     found: repo.PlayerValuesRow | null,
-  ): Promise<{ player: Player; stats: { key: string; id: string; value: number }[] }> {
+    use?: ValueUse,
+  ): Promise<{ player: Player; stats: { key: string; id: string; value: number }[]; left: number }> {
     const row = visible(found);
-    const stats = await this.withKeys(key, (known, skip) => publicValues(row.values, known, skip));
-    return { player: toPlayer(row), stats };
+    const read = await this.withKeys(key, (known, skip) => publicValues(row.values, known, skip, use));
+    return { player: toPlayer(row), stats: read.values, left: read.left };
   }
 
   private async answerOf(

@@ -76,9 +76,19 @@ interface Found {
  * order); null when a value's definition is not in `keys` (a definition added since they were read), unless
  * `skipUnknown`. The one reading of that text: the API's bytes and the public pages' numbers come from it.
  */
-function publicFound(values: string | null, keys: StatKeys, skipUnknown: boolean): Found[] | null {
+function publicFound(
+  values: string | null,
+  keys: StatKeys,
+  skipUnknown: boolean,
+  use?: ValueUse,
+  left?: { count: number },
+): Found[] | null {
   const byId = heads(keys);
   const parts = values === null ? [] : values.split(' ');
+  // A player holding values of most of the workspace's statistics (the mod uploads every statistic of the game at a
+  // session's start): each value put at its key's place, in one pass, rather than sorted (1,000 values: 0.29 ms a
+  // read sorted, 0.19 placed). A few values of many statistics: sorted.
+  const placed: (Found | undefined)[] | null = parts.length / 3 >= byId.size / 4 ? new Array(byId.size) : null;
   const found: Found[] = [];
   for (let i = 0; i + 2 < parts.length; i += 3) {
     const h = byId.get(parts[i]!);
@@ -86,22 +96,44 @@ function publicFound(values: string | null, keys: StatKeys, skipUnknown: boolean
       if (skipUnknown) continue;
       return null;
     }
-    if (h.public) found.push({ id: parts[i]!, head: h, text: parts[i + 1]!, ms: Number(parts[i + 2]) });
+    if (!h.public) continue;
+    if (use !== undefined) {
+      const u = use(h.key, Number(parts[i + 1]));
+      if (u !== 'list') {
+        if (u === 'count') left!.count++;
+        continue;
+      }
+    }
+    const f = { id: parts[i]!, head: h, text: parts[i + 1]!, ms: Number(parts[i + 2]) };
+    if (placed === null) found.push(f);
+    else placed[h.order] = f;
   }
-  return found.sort((a, b) => a.head.order - b.head.order);
+  if (placed === null) return found.sort((a, b) => a.head.order - b.head.order);
+  for (const f of placed) if (f !== undefined) found.push(f);
+  return found;
 }
 
 /**
- * The public values as numbers, with their statistics' keys and ids (what a public page shows), or null as
- * `statsAnswer`.
+ * What a page does with a public value (its statistic's key, its number): lists it, counts it among those it leaves
+ * out (a value of 0 of most statistics), or skips it.
+ */
+export type ValueUse = (key: string, value: number) => 'list' | 'count' | 'skip';
+
+/**
+ * The public values as numbers, with their statistics' keys and ids (what a public page shows), those `use` lists
+ * only (every one without it), and how many it counted as left out; or null as `statsAnswer`. A value left out
+ * costs no object: a player holds a value of every statistic of the game, most of them 0.
  */
 export function publicValues(
   values: string | null,
   keys: StatKeys,
   skipUnknown = false,
-): { key: string; id: string; value: number }[] | null {
-  const found = publicFound(values, keys, skipUnknown);
-  return found === null ? null : found.map((f) => ({ key: f.head.key, id: f.id, value: Number(f.text) }));
+  use?: ValueUse,
+): { values: { key: string; id: string; value: number }[]; left: number } | null {
+  const left = { count: 0 };
+  const found = publicFound(values, keys, skipUnknown, use, left);
+  if (found === null) return null;
+  return { values: found.map((f) => ({ key: f.head.key, id: f.id, value: Number(f.text) })), left: left.count };
 }
 
 /** PostgreSQL's JSON quotes a float8 whose text is not a JSON number. */

@@ -17,7 +17,7 @@ export const publicSiteFeature = {
   services: { publicSite: (s) => new PublicSiteService(s.db, s.changes, s.audit) },
   schemas: [PublicSiteSettings],
   routes: (s, { admin, config, limits, key }) => {
-    const pages = new SitePages(s, new PageRenderer(s, config.publicUrl), limits);
+    const pages = new SitePages(s, new PageRenderer(s, config.publicUrl), limits, config.pageCacheBytes);
     // Page requests are answered before Fastify builds its request when the fast path is on (as cached key reads).
     key.reads.under('/p/', (req, res, url, fallback) => pages.serveFast(req, res, url, key.reads, fallback));
     return {

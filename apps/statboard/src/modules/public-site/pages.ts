@@ -9,7 +9,7 @@ import type { History } from '#src/modules/history/service.ts';
 import type { DefinitionRow } from '#src/modules/leaderboards/repo.ts';
 import type { Leaderboard, RankedValue } from '#src/modules/leaderboards/service.ts';
 import type { PlayerStatsResponse } from '#src/modules/players/schemas.ts';
-import type { PlayerPage } from '#src/modules/players/service.ts';
+import type { PlayerPage, ValueUse } from '#src/modules/players/service.ts';
 import type { Season } from '#src/modules/seasons/service.ts';
 import { categoryName, compareCategories } from '#src/modules/stats/game-catalog.ts';
 import type { PublicStat } from '#src/modules/stats/schemas.ts';
@@ -58,6 +58,8 @@ type StatsAnswer = Static<typeof PlayerStatsResponse>;
 type PageValues = {
   player: { uuid: string; username: string };
   stats: { key: string; value: number; id?: string }[];
+  /** Values already left out of `stats` and counted (see `ValueUse`). */
+  left?: number;
 };
 
 const dates = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
@@ -451,27 +453,30 @@ ${groups || '<div class="card"><p>No public statistic by that name.</p></div>'}$
         ? statRef
         : (ctx.site.settings.featured_stats.find((k) => ctx.parts.has(k)) ?? null);
     const guessed = { points: null as ChartPoint[] | null };
+    // The public statistics of the answer, by key (in its order). A value of 0 of a statistic where more is better
+    // is counted, not shown: the game's client uploads every statistic of the game at a session's start, thousands
+    // of them 0 ("Acacia Boat Dropped"). Where less is better (`asc`), 0 is a value to show ("Deaths: 0, #1").
+    const use: ValueUse = (k, value) => {
+      const stat = ctx.parts.get(k);
+      return stat === undefined ? 'skip' : unlisted(stat.def, value) ? 'count' : 'list';
+    };
     const values: PageValues | null =
       guess === null
         ? await read<StatsAnswer>(() => this.s.players.statsJson(ctx.key, named?.uuid ?? ref, season.id))
         : await refusedAsNull(async () => {
             const both = await this.s.history.pageRead(ctx.key, named?.uuid ?? ref, season, guess);
             guessed.points = both.points;
-            return this.s.players.publicValuesOf(ctx.key, both.row);
+            return this.s.players.publicValuesOf(ctx.key, both.row, use);
           });
     if (!values) return null;
     const player = values.player;
     const username = player.username;
-    // The public statistics of the answer, by key (in its order). A value of 0 of a statistic where more is better
-    // is counted, not shown: the game's client uploads every statistic of the game at a session's start, thousands
-    // of them 0 ("Acacia Boat Dropped"). Where less is better (`asc`), 0 is a value to show ("Deaths: 0, #1").
     const stats = new Map<string, { value: number; stat: StatParts; id: string | undefined }>();
-    let zeros = 0;
+    let zeros = values.left ?? 0;
     for (const v of values.stats) {
-      const stat = ctx.parts.get(v.key);
-      if (stat === undefined) continue;
-      if (unlisted(stat.def, v.value)) zeros++;
-      else stats.set(v.key, { value: v.value, stat, id: v.id });
+      const u = use(v.key, v.value);
+      if (u === 'count') zeros++;
+      else if (u === 'list') stats.set(v.key, { value: v.value, stat: ctx.parts.get(v.key)!, id: v.id });
     }
     // Ranks of the featured statistics (each a lookup in a rank board): what the home page ranks players by.
     const ranked = ctx.site.settings.featured_stats.filter((k) => stats.has(k));

@@ -62,9 +62,6 @@ export const STALE_IF_ERROR_MS = 5 * 60_000;
 function isUnavailable(err: unknown): boolean {
   return (err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE') || isDatabaseUnavailable(err);
 }
-/** Bytes of rendered pages kept (a page is 5–40 KB, with its gzip copy a quarter more). */
-const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
-
 /**
  * A rendered page, ready to send: its HTML, validator and policy, and its gzip copy, made when a client that
  * accepts gzip first asks for it (a page read once by a client that does not costs no compression).
@@ -204,9 +201,10 @@ export function pageRequest(
 
 /**
  * Serves the public pages: counts each request against the address's limit, finds the site (off or unknown: the
- * 404 page), and sends the page rendered within the last PAGE_MAX_AGE_SECONDS (a page asked for again is kept
- * and served from memory with its gzip copy; a page read often is rendered again in the background before it
- * expires), with `Cache-Control`, an `ETag` (304 when the browser has it) and the site's framing policy.
+ * 404 page), and sends the page rendered within the last PAGE_MAX_AGE_SECONDS (a page asked for again is kept,
+ * within PAGE_CACHE_MB, and served from memory with its gzip copy; a page read often is rendered again in the
+ * background before it expires), with `Cache-Control`, an `ETag` (304 when the browser has it) and the site's
+ * framing policy.
  */
 export class SitePages {
   private readonly cache: Cache<string, Ready> | null;
@@ -217,23 +215,28 @@ export class SitePages {
     private readonly services: Services,
     private readonly renderer: PageRenderer,
     private readonly limits: RequestLimits,
+    /** Bytes of rendered pages kept (PAGE_CACHE_MB; 0: none, every page rendered for each request). */
+    cacheBytes: number,
   ) {
-    const cache = services.changes.cache<string, Ready>(
-      'public_page',
-      PAGE_MAX_AGE_SECONDS * 1000,
-      10_000,
-      {
-        max: PAGE_CACHE_BYTES,
-        // The gzip copy, made later, is about a quarter of the page.
-        sizeOf: (r) => Math.ceil(r.body.length * 1.25) + 200,
-      },
-      // A page is kept from its second render within a while (the last 131,072 new pages rendered, at most): a
-      // page read once (a random player's, a search) is rendered, sent and dropped, never held by the cache (see
-      // `Cache.get`). Kept, it would push out pages read often and hold its bytes for 30 s, which the whole process
-      // pays in collections (100,000 players read at random, 4 interleaved rounds: the service's CPU a page 0.39 ms
-      // when every page was kept, 0.36 when none read once was).
-      new Doorkeeper(),
-    );
+    const cache =
+      cacheBytes > 0
+        ? services.changes.cache<string, Ready>(
+            'public_page',
+            PAGE_MAX_AGE_SECONDS * 1000,
+            10_000,
+            {
+              max: cacheBytes,
+              // The gzip copy, made later, is about a quarter of the page.
+              sizeOf: (r) => Math.ceil(r.body.length * 1.25) + 200,
+            },
+            // A page is kept from its second render within a while (the last 131,072 new pages rendered, at
+            // most): a page read once (a random player's, a search) is rendered, sent and dropped, never held by
+            // the cache (see `Cache.get`). Kept, it would push out pages read often and hold its bytes for 30 s,
+            // which the whole process pays in collections (100,000 players read at random, 4 interleaved rounds:
+            // the service's CPU a page 0.39 ms when every page was kept, 0.36 when none read once was).
+            new Doorkeeper(),
+          )
+        : null;
     this.cache = cache;
     // Values follow within the pages' age, and so do statistics new uploads created (each would otherwise render
     // every page of the site again at once, against the uploads: a busy site answered some of those 503); a site's
