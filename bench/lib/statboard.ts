@@ -31,7 +31,8 @@ export function openTarget(target: DbTarget, poolSize = 4): Promise<Db> {
 }
 
 /**
- * Migrates and seeds through the service layer (no CLI, no raw SQL): a workspace, the servers of BENCH_SERVERS
+ * Migrates and seeds through the service layer (no CLI, no raw SQL): a workspace (`Bench`, slug `bench`, unless
+ * `options.workspace` names another), the servers of BENCH_SERVERS
  * (mc.example.com:25565 and mc2.example.com:25565, both enabled; only the first with `servers: 1`), the active
  * season `s1`, a client key and a website key. The handle stays open for `extra` (bulk SQL seeding) and is closed
  * before this returns.
@@ -39,13 +40,13 @@ export function openTarget(target: DbTarget, poolSize = 4): Promise<Db> {
 export async function seedStatboard(
   target: DbTarget,
   extra?: (db: Db, ws: BenchWorkspace) => Promise<void>,
-  options: { servers?: number } = {},
+  options: { servers?: number; workspace?: { name: string; slug: string } } = {},
 ): Promise<BenchWorkspace> {
   const db = await openTarget(target);
   try {
     await migrate(db);
     const services = buildServices(db, loadConfig({}));
-    const ws = await services.workspaces.create(ACTOR, { name: 'Bench' });
+    const ws = await services.workspaces.create(ACTOR, options.workspace ?? { name: 'Bench' });
     const serverIds: string[] = [];
     for (const [i, s] of BENCH_SERVERS.slice(0, options.servers ?? BENCH_SERVERS.length).entries()) {
       const server = await services.servers.create(ACTOR, ws.id, {

@@ -59,6 +59,18 @@ export const STAT_KEYS: readonly string[] = CATEGORIES.flatMap((c) =>
   ITEMS.map((i) => `minecraft.${c}:minecraft.${i}`),
 );
 
+/**
+ * `n` distinct statistic keys: STAT_KEYS, then made-up items of the same categories past its 300
+ * (`minecraft.mined:minecraft.item_301`), for players with as many values as the mod uploads (every statistic of the
+ * game at a session's start).
+ */
+export function statKeys(n: number): string[] {
+  const keys = STAT_KEYS.slice(0, n);
+  for (let i = keys.length; i < n; i++)
+    keys.push(`minecraft.${CATEGORIES[i % CATEGORIES.length]}:minecraft.item_${i + 1}`);
+  return keys;
+}
+
 /** A game server the players upload through, as the mod names it (`server` of a batch). */
 export interface BenchServer {
   hostname: string;

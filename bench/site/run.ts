@@ -2,7 +2,8 @@
  * Public site benchmark (issue 31, point 5), on PostgreSQL: with BENCH_PLAYERS players (1,000,000), the home
  * page, a leaderboard page and a player page served from the page cache against @fastify/static serving the same
  * bytes in the same run (p99 and req/s); a random player's page that nothing cached against
- * `GET /api/v1/players/{uuid}/stats` for the same players (CPU of the service and of PostgreSQL per request);
+ * `GET /api/v1/players/{uuid}/stats` for the same players (CPU of the service and of PostgreSQL per request), for
+ * those players of 20 values and for players as the mod leaves them (MOD_STATS values, most of them 0);
  * each page's size gzipped; and uploads alone against uploads while the pages are read.
  *
  *   npm run bench:site                          # writes "## Public site" of BENCHMARKS.md
@@ -21,7 +22,7 @@ import { CpuMeter } from '../lib/proc.ts';
 import { machineLine, writeSection } from '../lib/report.ts';
 import { type BenchWorkspace, READY_PATH, SERVICE_SCRIPT, seedStatboard, serviceEnv } from '../lib/statboard.ts';
 import { type CaseResult, fmtInt, fmtMs, fmtRatio, table } from '../lib/stats.ts';
-import { makePlayers, modBatch, randomInt, STAT_KEYS } from '../lib/traffic.ts';
+import { makePlayers, modBatch, randomInt, statKeys } from '../lib/traffic.ts';
 import { audience, pacedReads, writeShuffled } from './audience.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -33,6 +34,19 @@ const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 1_000_000);
 /** Statistics per player; the first FEATURED are the home page's boards. */
 const STATS = 20;
 const FEATURED = 3;
+/**
+ * Players as the mod leaves them, in a workspace of their own (slug `mod`): its first upload of a session carries
+ * every statistic of the game, most of them 0, so a player who played holds hundreds to thousands of values of which
+ * a few dozen are not 0. MOD_PLAYERS players × MOD_STATS values, MOD_NONZERO of them not 0 (the FEATURED featured
+ * ones always). The not-cached reads are measured for them too, beside the 20-value players above (the page's worst
+ * case against the API: every value shown, none at 0).
+ */
+const MOD_PLAYERS = Number(process.env.BENCH_MOD_PLAYERS ?? 5000);
+const MOD_STATS = 1000;
+const MOD_NONZERO = 50;
+const MOD_SLUG = 'mod';
+/** The steady rate of the mod-shaped players' reads (each costs the API about 5 times a 20-value one's). */
+const MOD_RATE = Number(process.env.BENCH_MOD_RATE ?? 500);
 const HOT_PLAYERS = 200;
 const P99_TARGET_MS = 10;
 const STATIC_RATIO_TARGET = 0.5;
@@ -53,39 +67,66 @@ function log(msg: string): void {
   process.stderr.write(`[bench:site] ${msg}\n`);
 }
 
-/** PLAYERS × STATS values in the active season (SQL, as bench:reads seeds), and the site switched on. */
-async function seed(db: Db, ws: BenchWorkspace, keys: readonly string[]): Promise<void> {
+/** A workspace's seed: its players and statistics; each value not 0 with this share (the featured ones always). */
+interface Seeded {
+  ws: BenchWorkspace;
+  players: number;
+  keys: readonly string[];
+  nonZero: number;
+}
+
+/** `s.players` players and `s.keys` statistics in `s.ws` (no values yet), and its site switched on. */
+async function seedPlayers(db: Db, s: Seeded): Promise<void> {
   await db.query(
     `INSERT INTO players (workspace_id, uuid, username, username_observed_at)
      SELECT $1, gen_random_uuid(), 'Player' || g, now() FROM generate_series(1, $2::int) g`,
-    [ws.workspaceId, PLAYERS],
+    [s.ws.workspaceId, s.players],
   );
   await db.query(
     `INSERT INTO stat_definitions (workspace_id, key, category)
      SELECT $1, k, split_part(k, ':', 2) FROM unnest($2::text[]) k`,
-    [ws.workspaceId, keys],
+    [s.ws.workspaceId, s.keys],
   );
+  await db.query(
+    `INSERT INTO public_sites (workspace_id, enabled, title, description, featured_stats)
+     VALUES ($1, true, 'Bench Club', 'The public site benchmark.', $2)`,
+    [s.ws.workspaceId, s.keys.slice(0, FEATURED)],
+  );
+}
+
+/**
+ * The values of every workspace seeded (each player × each statistic in the active season, SQL as bench:reads
+ * seeds), written with `player_stats`' indexes dropped and built again after.
+ */
+async function seedValues(db: Db, all: readonly Seeded[]): Promise<void> {
   const indexes = await db.query<{ name: string; def: string }>(
     `SELECT indexname AS name, indexdef AS def FROM pg_indexes
      WHERE schemaname = 'public' AND tablename = 'player_stats' AND indexname NOT LIKE '%pkey'`,
   );
   for (const i of indexes) await db.query(`DROP INDEX ${i.name}`);
-  await db.query(
-    `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
-     SELECT $1, d.id, p.id, floor(power(random(), 3) * 1000000),
-       now() - random() * interval '30 days', now() - random() * interval '30 days'
-     FROM stat_definitions d CROSS JOIN players p WHERE d.workspace_id = $2 AND p.workspace_id = $2`,
-    [ws.seasonId, ws.workspaceId],
-  );
+  for (const s of all) {
+    await db.query(
+      `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
+       SELECT $1, d.id, p.id,
+         CASE WHEN random() < $3 OR d.key = ANY($4::text[]) THEN floor(power(random(), 3) * 1000000) ELSE 0 END,
+         now() - random() * interval '30 days', now() - random() * interval '30 days'
+       FROM stat_definitions d CROSS JOIN players p WHERE d.workspace_id = $2 AND p.workspace_id = $2`,
+      [s.ws.seasonId, s.ws.workspaceId, s.nonZero, s.keys.slice(0, FEATURED)],
+    );
+  }
   for (const i of indexes) await db.query(i.def);
   for (const t of ['player_stats', 'players', 'stat_definitions']) await db.query(`VACUUM ANALYZE ${t}`);
   // The seed's gigabytes written out now, not by a checkpoint in the middle of a measured round.
   await db.query('CHECKPOINT');
-  await db.query(
-    `INSERT INTO public_sites (workspace_id, enabled, title, description, featured_stats)
-     VALUES ($1, true, 'Bench Club', 'The public site benchmark.', $2)`,
-    [ws.workspaceId, keys.slice(0, FEATURED)],
-  );
+}
+
+/** The not-cached reads of one set of players: the rows of the median round, and the rounds' ratios. */
+interface NotCached {
+  rows: Row[];
+  /** Page CPU over API CPU at 32 connections, each round's, sorted. */
+  ratios: number[];
+  /** The same reads at `rate` a second each: the rounds' ratios (sorted) and the median round's CPU. */
+  equalRate: { rate: number; ratios: number[]; api: [number, number]; page: [number, number] };
 }
 
 interface Row {
@@ -167,13 +208,32 @@ async function inTurn<A, B>(r: number, a: () => Promise<A>, b: () => Promise<B>)
   return [await a(), y];
 }
 
+/**
+ * What the not-cached reads of one set of players measured, as a sentence starting with `opening` (the target's
+ * verdict after the 32-connection ratio when `target`).
+ */
+function notCachedVerdict(n: NotCached, opening: string, target: boolean): string {
+  const median = (xs: readonly number[]) => xs[xs.length >> 1]!;
+  const ratio = median(n.ratios);
+  const e = n.equalRate;
+  return (
+    `${opening} ${fmtRatio(ratio)} the CPU (service and PostgreSQL) of its statistics through the API (median of ` +
+    `${n.ratios.length} interleaved rounds at ${CONNECTIONS} connections: ${n.ratios.map(fmtRatio).join(', ')}` +
+    `${target ? `; target ≤ ${CPU_RATIO_TARGET}x: ${ratio <= CPU_RATIO_TARGET ? 'met' : 'not met'}` : ''}). ` +
+    `Both read by a steady audience at ${fmtInt(e.rate)} requests a second (the same rate for both; not asking for ` +
+    `gzip): the API ${e.api.map((c) => c.toFixed(2)).join(' + ')} ms, the page ` +
+    `${e.page.map((c) => c.toFixed(2)).join(' + ')} ms of CPU a request, ${fmtRatio(median(e.ratios))} (rounds: ` +
+    `${e.ratios.map(fmtRatio).join(', ')}).`
+  );
+}
+
 async function main(): Promise<void> {
   requireWrk('bench:site');
   const machine = await machineLine();
   log(machine);
   const pin = pinForReads();
   const started = performance.now();
-  const keys = STAT_KEYS.slice(0, STATS);
+  const keys = statKeys(STATS);
   const scratch = await createDatabase('statboard_bench_site');
   const backends = new BackendPids(scratch.name);
   const dir = await mkdtemp(join(tmpdir(), 'statboard-bench-site-'));
@@ -191,16 +251,41 @@ async function main(): Promise<void> {
     ratios: number[];
     unbounded: CaseResult;
   } | null = null;
-  /** The not-cached rounds' ratios (page CPU over API CPU), sorted. */
-  let cpuRatios: number[] = [];
-  /** The same reads at EQUAL_RATE a second each: the rounds' ratios (sorted) and the median round's CPU. */
-  let equalRate: { ratios: number[]; api: [number, number]; page: [number, number] } | null = null;
+  /** The not-cached reads of the 20-value players, and of the mod-shaped ones. */
+  let random: NotCached | null = null;
+  let modShaped: NotCached | null = null;
   try {
+    // The mod-shaped players' workspace first (players and statistics), its values written with the others'.
+    const modKeys = statKeys(MOD_STATS);
+    const modOf = (seeded: BenchWorkspace): Seeded => ({
+      ws: seeded,
+      players: MOD_PLAYERS,
+      keys: modKeys,
+      nonZero: (MOD_NONZERO - FEATURED) / (MOD_STATS - FEATURED),
+    });
+    let mod: Seeded | null = null;
+    let modUuids: string[] = [];
+    if (CASES.has('uncached')) {
+      log(
+        `seeding ${fmtInt(MOD_PLAYERS)} players × ${fmtInt(MOD_STATS)} statistics (${MOD_NONZERO} not 0) in /p/${MOD_SLUG}`,
+      );
+      const seeded = await seedStatboard({ url: scratch.url }, (db, w) => seedPlayers(db, modOf(w)), {
+        workspace: { name: 'Mod players', slug: MOD_SLUG },
+      });
+      mod = modOf(seeded);
+    }
     log(`seeding ${PLAYERS.toLocaleString('en-US')} players × ${STATS} statistics`);
     let uuids: string[] = [];
     const ws = await seedStatboard({ url: scratch.url }, async (db, seeded) => {
-      await seed(db, seeded, keys);
-      uuids = (await db.query<{ uuid: string }>('SELECT uuid FROM players')).map((r) => r.uuid);
+      const main: Seeded = { ws: seeded, players: PLAYERS, keys, nonZero: 1 };
+      await seedPlayers(db, main);
+      await seedValues(db, mod ? [main, mod] : [main]);
+      const uuidsOf = async (s: Seeded) =>
+        (await db.query<{ uuid: string }>('SELECT uuid FROM players WHERE workspace_id = $1', [s.ws.workspaceId])).map(
+          (r) => r.uuid,
+        );
+      uuids = await uuidsOf(main);
+      if (mod) modUuids = await uuidsOf(mod);
     });
     const env = { ...serviceEnv({ url: scratch.url }), PUBLIC_PAGE_LIMIT_PER_MINUTE: '0' };
     const service = await start(SERVICE_SCRIPT, env, READY_PATH);
@@ -254,45 +339,51 @@ async function main(): Promise<void> {
     // Random players of all: nothing cached (page cache misses, player cache off on this instance). The API and
     // the pages in interleaved rounds (their order alternating), so that what else the machine does in a minute
     // (autovacuum, a checkpoint) weighs on both: the ratio is the median of the rounds', the CPU of its round.
-    if (CASES.has('uncached')) {
+    const notCached = async (o: {
+      /** The players, for the log and the table. */
+      label: string;
+      slug: string;
+      uuids: readonly string[];
+      token: string;
+      /** The steady audience's requests a second. */
+      rate: number;
+      server: RunningServer;
+    }): Promise<NotCached> => {
       // Every player's address, each request one at random: a page read twice in a round is rare (the page
       // cache keeps a few thousand of a million), as it is for a random visitor.
-      const randomPages = uuids.map((u) => `/p/${SLUG}/players/${u}`);
-      const randomStats = uuids.map((u) => `/api/v1/players/${u}/stats`);
-      const auth = { authorization: `Bearer ${ws.websiteToken}` };
-      await getLoad({ url: plain.url, connections: CONNECTIONS, seconds: WARMUP, paths: randomPages });
-      await getLoad({ url: plain.url, connections: CONNECTIONS, seconds: WARMUP, paths: randomStats, headers: auth });
+      const randomPages = o.uuids.map((u) => `/p/${o.slug}/players/${u}`);
+      const randomStats = o.uuids.map((u) => `/api/v1/players/${u}/stats`);
+      const auth = { authorization: `Bearer ${o.token}` };
+      const { server } = o;
+      await getLoad({ url: server.url, connections: CONNECTIONS, seconds: WARMUP, paths: randomPages });
+      await getLoad({ url: server.url, connections: CONNECTIONS, seconds: WARMUP, paths: randomStats, headers: auth });
       const pairs: { api: Awaited<ReturnType<typeof measure>>; page: Awaited<ReturnType<typeof measure>> }[] = [];
       const total = (m: { cpu: [number, number] }) => m.cpu[0] + m.cpu[1];
       for (let r = 0; r < ROUNDS; r++) {
         const [api, page] = await inTurn(
           r,
-          () => measure(plain, randomStats, backends, auth),
-          () => measure(plain, randomPages, backends),
+          () => measure(server, randomStats, backends, auth),
+          () => measure(server, randomPages, backends),
         );
         const pair = { api, page };
         pairs.push(pair);
         log(
-          `  not cached round ${r + 1}: API ${pair.api.cpu.map((c) => c.toFixed(2)).join(' + ')} ms, page ` +
+          `  not cached (${o.label}) round ${r + 1}: API ${pair.api.cpu.map((c) => c.toFixed(2)).join(' + ')} ms, page ` +
             `${pair.page.cpu.map((c) => c.toFixed(2)).join(' + ')} ms of CPU a request (${fmtRatio(total(pair.page) / total(pair.api))})`,
         );
       }
       const ratio = (p: (typeof pairs)[number]) => total(p.page) / total(p.api);
       const mid = medianBy(pairs, ratio);
-      cpuRatios = pairs.map(ratio).sort((x, y) => x - y);
-      rows.push({ what: 'not cached: GET /api/v1/players/{uuid}/stats, a random player', ...mid.api, reference: null });
-      rows.push({ what: "not cached: a random player's page", ...mid.page, reference: null });
       // The same reads at one steady rate (a second view of the ratio): at 32 connections each goes as fast as it
       // can, the API at more than twice the pages' rate, and CPU per request falls as the rate rises (a wake-up of
       // the event loop and of PostgreSQL serves more requests), so the two are measured at different rates there.
-      const pagesFile = await writeShuffled(join(dir, 'random-pages.txt'), randomPages);
-      const statsFile = await writeShuffled(join(dir, 'random-stats.txt'), randomStats);
+      const pagesFile = await writeShuffled(join(dir, `random-pages-${o.slug}.txt`), randomPages);
+      const statsFile = await writeShuffled(join(dir, `random-stats-${o.slug}.txt`), randomStats);
       const paced = async (file: string, headers: Record<string, string> = {}): Promise<[number, number]> => {
         // Loaded before the measured window (its start-up reads 1,000,000 addresses).
-        const readers = await audience(plain.url, file, EQUAL_RATE, SECONDS, { headers, gzip: false });
-        const m = await withCpu(plain, backends, () => readers.go());
-        if (m.value.failed > 0)
-          log(`  ! ${m.value.failed} failed at ${EQUAL_RATE}/s: ${JSON.stringify(m.value.statuses)}`);
+        const readers = await audience(server.url, file, o.rate, SECONDS, { headers, gzip: false });
+        const m = await withCpu(server, backends, () => readers.go());
+        if (m.value.failed > 0) log(`  ! ${m.value.failed} failed at ${o.rate}/s: ${JSON.stringify(m.value.statuses)}`);
         const per = (x: number) => (x * 1000) / m.value.served;
         return [per(m.service), per(m.pg)];
       };
@@ -305,13 +396,49 @@ async function main(): Promise<void> {
         );
         steady.push({ api, page });
         log(
-          `  not cached at ${EQUAL_RATE}/s round ${r + 1}: API ${api.map((c) => c.toFixed(2)).join(' + ')} ms, page ` +
+          `  not cached (${o.label}) at ${o.rate}/s round ${r + 1}: API ${api.map((c) => c.toFixed(2)).join(' + ')} ms, page ` +
             `${page.map((c) => c.toFixed(2)).join(' + ')} ms (${fmtRatio(total({ cpu: page }) / total({ cpu: api }))})`,
         );
       }
       const steadyRatio = (p: (typeof steady)[number]) => total({ cpu: p.page }) / total({ cpu: p.api });
       const steadyMid = medianBy(steady, steadyRatio);
-      equalRate = { ratios: steady.map(steadyRatio).sort((x, y) => x - y), api: steadyMid.api, page: steadyMid.page };
+      return {
+        rows: [
+          { what: `not cached: GET /api/v1/players/{uuid}/stats, ${o.label}`, ...mid.api, reference: null },
+          { what: `not cached: the page of ${o.label}`, ...mid.page, reference: null },
+        ],
+        ratios: pairs.map(ratio).sort((x, y) => x - y),
+        equalRate: {
+          rate: o.rate,
+          ratios: steady.map(steadyRatio).sort((x, y) => x - y),
+          api: steadyMid.api,
+          page: steadyMid.page,
+        },
+      };
+    };
+    if (CASES.has('uncached')) {
+      random = await notCached({
+        label: 'a random player',
+        slug: SLUG,
+        uuids,
+        token: ws.websiteToken,
+        rate: EQUAL_RATE,
+        server: plain,
+      });
+      rows.push(...random.rows);
+      if (mod) {
+        modShaped = await notCached({
+          label: `a random player of ${fmtInt(MOD_STATS)} values (${MOD_NONZERO} not 0)`,
+          slug: MOD_SLUG,
+          uuids: modUuids,
+          token: mod.ws.websiteToken,
+          rate: MOD_RATE,
+          // A few thousand players' pages would be read several times each within their 30 s: no page kept, and
+          // no answer of the API either (the player cache off, as on `plain`).
+          server: await start(SERVICE_SCRIPT, { ...env, PLAYER_CACHE_MB: '0', PAGE_CACHE_MB: '0' }, READY_PATH),
+        });
+        rows.push(...modShaped.rows);
+      }
     }
 
     // Uploads alone, then while the pages are read (50 statistics a batch, as bench:ingest sends them), in
@@ -406,7 +533,6 @@ async function main(): Promise<void> {
     ['page', 'HTML bytes', 'gzipped'],
     sizes.map((s) => [s.page, fmtInt(s.bytes), `${fmtInt(s.gzip)}${s.gzip <= GZIP_TARGET ? '' : ' (over 30 KB)'}`]),
   );
-  const cpuRatio = cpuRatios.length ? cpuRatios[cpuRatios.length >> 1]! : Number.NaN;
   const cached = rows.filter((r) => r.reference);
   const ingestRatio = ingest ? ingest.withPages.result.perSecond / ingest.alone.result.perSecond : Number.NaN;
   const verdict = [
@@ -417,16 +543,15 @@ async function main(): Promise<void> {
         `${cached.map((r) => fmtRatio(r.result.perSecond / r.reference!.perSecond)).join(', ')} of @fastify/static ` +
         `(target ≥ ${STATIC_RATIO_TARGET}x: ${cached.every((r) => r.result.perSecond / r.reference!.perSecond >= STATIC_RATIO_TARGET) ? 'met' : 'not met'}).`
       : '',
-    cpuRatios.length
-      ? `A random player's page costs ${fmtRatio(cpuRatio)} the CPU (service and PostgreSQL) of its statistics ` +
-        `through the API (median of ${cpuRatios.length} interleaved rounds: ${cpuRatios.map(fmtRatio).join(', ')}; ` +
-        `target ≤ ${CPU_RATIO_TARGET}x: ${cpuRatio <= CPU_RATIO_TARGET ? 'met' : 'not met'}).` +
-        (equalRate
-          ? ` Both read by a steady audience at ${fmtInt(EQUAL_RATE)} requests a second (the same rate for both; ` +
-            `not asking for gzip): the API ${equalRate.api.map((c) => c.toFixed(2)).join(' + ')} ms, the page ` +
-            `${equalRate.page.map((c) => c.toFixed(2)).join(' + ')} ms of CPU a request, ` +
-            `${fmtRatio(equalRate.ratios[equalRate.ratios.length >> 1]!)} (rounds: ${equalRate.ratios.map(fmtRatio).join(', ')}).`
-          : '')
+    random ? notCachedVerdict(random, "A random player's page costs", true) : '',
+    modShaped
+      ? notCachedVerdict(
+          modShaped,
+          `For players as the mod leaves them (${fmtInt(MOD_PLAYERS)} players of a workspace of their own, each with ` +
+            `${fmtInt(MOD_STATS)} values of which ${MOD_NONZERO} are not 0: the page lists those and counts the rest), ` +
+            'the page costs',
+          false,
+        )
       : '',
     ingest
       ? `Uploads (16 connections, 50 statistics each): ${fmtInt(ingest.alone.result.perSecond)} req/s alone, ` +
@@ -453,7 +578,9 @@ async function main(): Promise<void> {
           `connections (${WRK_NOTE}), the median of ${ROUNDS} rounds after ${WARMUP} s of warm-up; @fastify/static ` +
           "serves each page's bytes saved as files, in its own process, in the same rounds. The not-cached " +
           `cases alternate, API and page, in ${ROUNDS} rounds after their warm-up (the ratio is the median round's), ` +
-          'each request a player drawn at random from all of them. ' +
+          'each request a player drawn at random from all of them, on an instance with no player cache (the ' +
+          `mod-shaped players' on one with no page cache either: ${fmtInt(MOD_PLAYERS)} players' pages would be ` +
+          'read several times each within their 30 s). ' +
           `Uploads use ${LEAN_NOTE}, in ${UPLOAD_ROUNDS} pairs of rounds (alone, beside the pages) whose order ` +
           `alternates; the audience reading the pages beside them (${READ_RATE} page views a second on a clock, ` +
           'kept-alive connections asking for gzip as browsers do) is a lean client in a process of its own, started ' +

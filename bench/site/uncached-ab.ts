@@ -12,7 +12,8 @@
  * AB_BUILDS: the scripts (comma-separated; `script|flags` runs one with node flags of its own, e.g.
  * `apps/statboard/dist/server.js|--max-semi-space-size=16`), AB_NODE_ARGS: extra node flags for all (e.g.
  * --cpu-prof), AB_ONLY: api,page,
- * AB_RATE: both read by a steady audience at this many requests a second (see RATE below) instead of 32 connections.
+ * AB_RATE: both read by a steady audience at this many requests a second (see RATE below) instead of 32 connections,
+ * AB_ENV: more of the service's settings (a JSON object).
  */
 
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -25,13 +26,20 @@ import { getLoad } from '../lib/load.ts';
 import { ADMIN_URL, BackendPids, createDatabase } from '../lib/pg.ts';
 import { CpuMeter } from '../lib/proc.ts';
 import { seedStatboard, serviceEnv } from '../lib/statboard.ts';
-import { STAT_KEYS } from '../lib/traffic.ts';
+import { statKeys } from '../lib/traffic.ts';
 import { audience, writeShuffled } from './audience.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100_000);
+/**
+ * Values per player (BENCH_STATS, 20) and how many of them are not 0 (BENCH_NONZERO, all): the mod's first upload of
+ * a session carries every statistic of the game, most of them 0 (`BENCH_STATS=1000 BENCH_NONZERO=50`: players as
+ * the mod leaves them, see bench/site/run.ts).
+ */
+const STATS = Number(process.env.BENCH_STATS ?? 20);
+const NONZERO = Number(process.env.BENCH_NONZERO ?? STATS);
 const CONNECTIONS = 32;
 const SLUG = 'bench';
 const builds = (process.env.AB_BUILDS ?? 'apps/statboard/.bench-data/server.js,apps/statboard/dist/server.js').split(
@@ -50,7 +58,7 @@ const log = (m: string) => process.stderr.write(`[ab] ${m}\n`);
 
 async function main() {
   const pin = pinForReads();
-  const keys = STAT_KEYS.slice(0, 20);
+  const keys = statKeys(STATS);
   let name = process.env.AB_DB;
   let websiteToken = process.env.AB_TOKEN ?? '';
   if (!name) {
@@ -69,10 +77,10 @@ async function main() {
       );
       await db.query(
         `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
-         SELECT $1, d.id, p.id, floor(power(random(), 3) * 1000000),
+         SELECT $1, d.id, p.id, CASE WHEN random() < $3 OR d.key = ANY($4::text[]) THEN floor(power(random(), 3) * 1000000) ELSE 0 END,
            now() - random() * interval '30 days', now() - random() * interval '30 days'
          FROM stat_definitions d CROSS JOIN players p WHERE d.workspace_id = $2 AND p.workspace_id = $2`,
-        [ws.seasonId, ws.workspaceId],
+        [ws.seasonId, ws.workspaceId, (NONZERO - 3) / (STATS - 3), keys.slice(0, 3)],
       );
       for (const t of ['player_stats', 'players', 'stat_definitions']) await db.query(`VACUUM ANALYZE ${t}`);
       await db.query(
@@ -91,7 +99,13 @@ async function main() {
   const uuids = (await c.query<{ uuid: string }>('SELECT uuid FROM players')).rows.map((r) => r.uuid);
   await c.end();
   const backends = new BackendPids(name);
-  const env = { ...serviceEnv({ url: url.toString() }), PUBLIC_PAGE_LIMIT_PER_MINUTE: '0', PLAYER_CACHE_MB: '0' };
+  const env = {
+    ...serviceEnv({ url: url.toString() }),
+    PUBLIC_PAGE_LIMIT_PER_MINUTE: '0',
+    PLAYER_CACHE_MB: '0',
+    // AB_ENV: more of the service's settings, a JSON object (e.g. {"PAGE_CACHE_MB":"0"}: no page kept either).
+    ...(JSON.parse(process.env.AB_ENV ?? '{}') as Record<string, string>),
+  };
   // Every player's address, each request one at random: a page read twice in a round is rare (the page cache
   // keeps a few thousand), as it is for a random visitor.
   const randomPages = uuids.map((u) => `/p/${SLUG}/players/${u}`);
