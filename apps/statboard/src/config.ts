@@ -150,7 +150,7 @@ export const DEFAULT_PLAYER_CACHE_MB = 24;
 export const DEFAULT_RANK_CACHE_MB = 48;
 /**
  * Default of PAGE_CACHE_MB: rendered public site pages (5–40 KB each, with their gzip copies a quarter more), kept
- * 30 s from their second render: a few thousand pages read often. Within the memory target with every cache full.
+ * 30 s from their second render: a few thousand pages read often.
  */
 export const DEFAULT_PAGE_CACHE_MB = 64;
 /**
