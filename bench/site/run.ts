@@ -45,7 +45,7 @@ const MOD_PLAYERS = Number(process.env.BENCH_MOD_PLAYERS ?? 5000);
 const MOD_STATS = 1000;
 const MOD_NONZERO = 50;
 const MOD_SLUG = 'mod';
-/** The steady rate of the mod-shaped players' reads (each costs the API about 5 times a 20-value one's). */
+/** The steady rate of the mod-shaped players' reads (each costs the API 5–10 times a 20-value one's). */
 const MOD_RATE = Number(process.env.BENCH_MOD_RATE ?? 500);
 const HOT_PLAYERS = 200;
 const P99_TARGET_MS = 10;
