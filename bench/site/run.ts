@@ -13,7 +13,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Db } from '../../apps/statboard/src/db/types.ts';
 import { type RunningServer, startServer } from '../lib/child.ts';
 import { pinForReads } from '../lib/cpus.ts';
 import { getLoad, LEAN_NOTE, postLoad, requireWrk, WRK_NOTE } from '../lib/load.ts';
@@ -24,6 +23,7 @@ import { type BenchWorkspace, READY_PATH, SERVICE_SCRIPT, seedStatboard, service
 import { type CaseResult, fmtInt, fmtMs, fmtRatio, table } from '../lib/stats.ts';
 import { makePlayers, modBatch, randomInt, statKeys } from '../lib/traffic.ts';
 import { audience, pacedReads, writeShuffled } from './audience.ts';
+import { FEATURED, type Seeded, seedPlayers, seedValues } from './seed.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -31,9 +31,8 @@ const WRITE = process.env.BENCH_WRITE !== '0';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 1_000_000);
-/** Statistics per player; the first FEATURED are the home page's boards. */
+/** Statistics per player; the first FEATURED (seed.ts) are the home page's boards. */
 const STATS = 20;
-const FEATURED = 3;
 /**
  * Players as the mod leaves them, in a workspace of their own (slug `mod`): its first upload of a session carries
  * every statistic of the game, most of them 0, so a player who played holds hundreds to thousands of values of which
@@ -65,59 +64,6 @@ const CASES = new Set((process.env.BENCH_CASES ?? 'cached,uncached,uploads').spl
 
 function log(msg: string): void {
   process.stderr.write(`[bench:site] ${msg}\n`);
-}
-
-/** A workspace's seed: its players and statistics; each value not 0 with this share (the featured ones always). */
-interface Seeded {
-  ws: BenchWorkspace;
-  players: number;
-  keys: readonly string[];
-  nonZero: number;
-}
-
-/** `s.players` players and `s.keys` statistics in `s.ws` (no values yet), and its site switched on. */
-async function seedPlayers(db: Db, s: Seeded): Promise<void> {
-  await db.query(
-    `INSERT INTO players (workspace_id, uuid, username, username_observed_at)
-     SELECT $1, gen_random_uuid(), 'Player' || g, now() FROM generate_series(1, $2::int) g`,
-    [s.ws.workspaceId, s.players],
-  );
-  await db.query(
-    `INSERT INTO stat_definitions (workspace_id, key, category)
-     SELECT $1, k, split_part(k, ':', 2) FROM unnest($2::text[]) k`,
-    [s.ws.workspaceId, s.keys],
-  );
-  await db.query(
-    `INSERT INTO public_sites (workspace_id, enabled, title, description, featured_stats)
-     VALUES ($1, true, 'Bench Club', 'The public site benchmark.', $2)`,
-    [s.ws.workspaceId, s.keys.slice(0, FEATURED)],
-  );
-}
-
-/**
- * The values of every workspace seeded (each player × each statistic in the active season, SQL as bench:reads
- * seeds), written with `player_stats`' indexes dropped and built again after.
- */
-async function seedValues(db: Db, all: readonly Seeded[]): Promise<void> {
-  const indexes = await db.query<{ name: string; def: string }>(
-    `SELECT indexname AS name, indexdef AS def FROM pg_indexes
-     WHERE schemaname = 'public' AND tablename = 'player_stats' AND indexname NOT LIKE '%pkey'`,
-  );
-  for (const i of indexes) await db.query(`DROP INDEX ${i.name}`);
-  for (const s of all) {
-    await db.query(
-      `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
-       SELECT $1, d.id, p.id,
-         CASE WHEN random() < $3 OR d.key = ANY($4::text[]) THEN floor(power(random(), 3) * 1000000) ELSE 0 END,
-         now() - random() * interval '30 days', now() - random() * interval '30 days'
-       FROM stat_definitions d CROSS JOIN players p WHERE d.workspace_id = $2 AND p.workspace_id = $2`,
-      [s.ws.seasonId, s.ws.workspaceId, s.nonZero, s.keys.slice(0, FEATURED)],
-    );
-  }
-  for (const i of indexes) await db.query(i.def);
-  for (const t of ['player_stats', 'players', 'stat_definitions']) await db.query(`VACUUM ANALYZE ${t}`);
-  // The seed's gigabytes written out now, not by a checkpoint in the middle of a measured round.
-  await db.query('CHECKPOINT');
 }
 
 /** The not-cached reads of one set of players: the rows of the median round, and the rounds' ratios. */
@@ -261,7 +207,7 @@ async function main(): Promise<void> {
       ws: seeded,
       players: MOD_PLAYERS,
       keys: modKeys,
-      nonZero: (MOD_NONZERO - FEATURED) / (MOD_STATS - FEATURED),
+      nonZero: MOD_NONZERO,
     });
     let mod: Seeded | null = null;
     let modUuids: string[] = [];
@@ -277,7 +223,7 @@ async function main(): Promise<void> {
     log(`seeding ${PLAYERS.toLocaleString('en-US')} players × ${STATS} statistics`);
     let uuids: string[] = [];
     const ws = await seedStatboard({ url: scratch.url }, async (db, seeded) => {
-      const main: Seeded = { ws: seeded, players: PLAYERS, keys, nonZero: 1 };
+      const main: Seeded = { ws: seeded, players: PLAYERS, keys, nonZero: STATS };
       await seedPlayers(db, main);
       await seedValues(db, mod ? [main, mod] : [main]);
       const uuidsOf = async (s: Seeded) =>

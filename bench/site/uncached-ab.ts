@@ -28,6 +28,7 @@ import { CpuMeter } from '../lib/proc.ts';
 import { seedStatboard, serviceEnv } from '../lib/statboard.ts';
 import { statKeys } from '../lib/traffic.ts';
 import { audience, writeShuffled } from './audience.ts';
+import { type Seeded, seedPlayers, seedValues } from './seed.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
@@ -64,30 +65,10 @@ async function main() {
   if (!name) {
     const scratch = await createDatabase('statboard_bench_site_ab');
     name = scratch.name;
-    const ws = await seedStatboard({ url: scratch.url }, async (db, ws) => {
-      await db.query(
-        `INSERT INTO players (workspace_id, uuid, username, username_observed_at)
-         SELECT $1, gen_random_uuid(), 'Player' || g, now() FROM generate_series(1, $2::int) g`,
-        [ws.workspaceId, PLAYERS],
-      );
-      await db.query(
-        `INSERT INTO stat_definitions (workspace_id, key, category)
-         SELECT $1, k, split_part(k, ':', 2) FROM unnest($2::text[]) k`,
-        [ws.workspaceId, keys],
-      );
-      await db.query(
-        `INSERT INTO player_stats (season_id, stat_id, player_id, value, observed_at, updated_at)
-         SELECT $1, d.id, p.id, CASE WHEN random() < $3 OR d.key = ANY($4::text[]) THEN floor(power(random(), 3) * 1000000) ELSE 0 END,
-           now() - random() * interval '30 days', now() - random() * interval '30 days'
-         FROM stat_definitions d CROSS JOIN players p WHERE d.workspace_id = $2 AND p.workspace_id = $2`,
-        [ws.seasonId, ws.workspaceId, (NONZERO - 3) / (STATS - 3), keys.slice(0, 3)],
-      );
-      for (const t of ['player_stats', 'players', 'stat_definitions']) await db.query(`VACUUM ANALYZE ${t}`);
-      await db.query(
-        `INSERT INTO public_sites (workspace_id, enabled, title, description, featured_stats)
-         VALUES ($1, true, 'Bench Club', 'The public site benchmark.', $2)`,
-        [ws.workspaceId, keys.slice(0, 3)],
-      );
+    const ws = await seedStatboard({ url: scratch.url }, async (db, w) => {
+      const seeded: Seeded = { ws: w, players: PLAYERS, keys, nonZero: NONZERO };
+      await seedPlayers(db, seeded);
+      await seedValues(db, [seeded]);
     });
     websiteToken = ws.websiteToken;
     log(`seeded: AB_DB=${name} AB_TOKEN=${websiteToken}`);

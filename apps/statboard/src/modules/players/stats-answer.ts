@@ -74,14 +74,14 @@ interface Found {
 /**
  * The public values of `values` (`repo.playerWithValues`'s text), in the answers' order (the keys' bytewise
  * order); null when a value's definition is not in `keys` (a definition added since they were read), unless
- * `skipUnknown`. The one reading of that text: the API's bytes and the public pages' numbers come from it.
+ * `skipUnknown`; only those `keep` lets through (its key and number), when given. The one reading of that text: the
+ * API's bytes and the public pages' numbers come from it.
  */
 function publicFound(
   values: string | null,
   keys: StatKeys,
   skipUnknown: boolean,
-  use?: ValueUse,
-  left?: { count: number },
+  keep?: (key: string, value: number) => boolean,
 ): Found[] | null {
   const byId = heads(keys);
   const parts = values === null ? [] : values.split(' ');
@@ -96,14 +96,7 @@ function publicFound(
       if (skipUnknown) continue;
       return null;
     }
-    if (!h.public) continue;
-    if (use !== undefined) {
-      const u = use(h.key, Number(parts[i + 1]));
-      if (u !== 'list') {
-        if (u === 'count') left!.count++;
-        continue;
-      }
-    }
+    if (!h.public || (keep !== undefined && !keep(h.key, Number(parts[i + 1])))) continue;
     const f = { id: parts[i]!, head: h, text: parts[i + 1]!, ms: Number(parts[i + 2]) };
     if (placed === null) found.push(f);
     else placed[h.order] = f;
@@ -130,10 +123,17 @@ export function publicValues(
   skipUnknown = false,
   use?: ValueUse,
 ): { values: { key: string; id: string; value: number }[]; left: number } | null {
-  const left = { count: 0 };
-  const found = publicFound(values, keys, skipUnknown, use, left);
+  let left = 0;
+  const keep =
+    use &&
+    ((key: string, value: number) => {
+      const u = use(key, value);
+      if (u === 'count') left++;
+      return u === 'list';
+    });
+  const found = publicFound(values, keys, skipUnknown, keep);
   if (found === null) return null;
-  return { values: found.map((f) => ({ key: f.head.key, id: f.id, value: Number(f.text) })), left: left.count };
+  return { values: found.map((f) => ({ key: f.head.key, id: f.id, value: Number(f.text) })), left };
 }
 
 /** PostgreSQL's JSON quotes a float8 whose text is not a JSON number. */
