@@ -91,8 +91,14 @@ describe.skipIf(TEST_DATABASE_URL !== null)('the README, as a newcomer runs it',
     });
   }
 
-  /** `npm start` in the background until /health/ready answers; returns a function that stops it (SIGTERM). */
-  async function start(command: string): Promise<{ stop(): Promise<number | null>; log(): string }> {
+  /**
+   * `npm start` in the background until /health/ready answers. The service's log is asynchronous (its lines reach
+   * the pipe a little after they are written, and some are written after it listens), so a line is awaited with
+   * `logged` rather than looked for at once.
+   */
+  async function start(
+    command: string,
+  ): Promise<{ stop(): Promise<number | null>; log(): string; logged(text: string | RegExp): Promise<string> }> {
     const child = spawn('bash', ['-c', `exec ${local(command)}`], { cwd: dir, env, detached: true });
     running.push(child);
     let log = '';
@@ -115,6 +121,12 @@ describe.skipIf(TEST_DATABASE_URL !== null)('the README, as a newcomer runs it',
     }
     return {
       log: () => log,
+      logged: async (text) => {
+        const until = Date.now() + 15_000;
+        const found = () => (typeof text === 'string' ? log.includes(text) : text.test(log));
+        while (!found() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+        return log;
+      },
       stop: () =>
         new Promise((resolve) => {
           child.once('exit', (code) => resolve(code));
@@ -130,14 +142,18 @@ describe.skipIf(TEST_DATABASE_URL !== null)('the README, as a newcomer runs it',
     expect(commands[0]).toMatch(/^npm ci && npm start$/);
     expect(commands[1]).toBe('npm test');
     const service = await start(commands[0]!.replace(/^npm ci && /, ''));
-    expect(service.log()).toContain(`embedded (PGlite) in ${join(dir, 'data')}`);
-    // What `npm start` runs is the bundle it builds first: it finds the migrations and the console from there.
-    expect(service.log()).toContain('node --max-semi-space-size=8 dist/server.js');
-    expect(service.log()).toContain('"msg":"database migrated"');
-    const page = await fetch(`http://127.0.0.1:${port}/`);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<div id="root"></div>');
-    expect(await service.stop()).toBe(0);
+    try {
+      const where = `embedded (PGlite) in ${join(dir, 'data')}`;
+      expect(await service.logged(where)).toContain(where);
+      // What `npm start` runs is the bundle it builds first: it finds the migrations and the console from there.
+      expect(service.log()).toContain('node --max-semi-space-size=8 dist/server.js');
+      expect(service.log()).toContain('"msg":"database migrated"');
+      const page = await fetch(`http://127.0.0.1:${port}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root"></div>');
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
   }, 90_000);
 
   it('five minutes: the CLI and `npm start` share one database; the website key reads; the CLI refuses while the service runs; the token gets the operator into the console', async () => {
@@ -161,9 +177,8 @@ describe.skipIf(TEST_DATABASE_URL !== null)('the README, as a newcomer runs it',
     const service = await start('npm start');
     try {
       // The token from the CLI is still good: the start says where to enter it and prints no other.
-      expect(service.log()).toMatch(
-        /workspace My Server \(my-server\) has no owner yet: open http:\/\/127\.0\.0\.1:\d+\/setup/,
-      );
+      const noOwner = /workspace My Server \(my-server\) has no owner yet: open http:\/\/127\.0\.0\.1:\d+\/setup/;
+      expect(await service.logged(noOwner)).toMatch(noOwner);
       expect(service.log()).not.toMatch(/stb_bootstrap_/);
       // The mod's "Test connection": the key works and nothing stands in the way of its uploads.
       const health = await fetch(`http://127.0.0.1:${port}/api/health`, {
