@@ -38,7 +38,8 @@ async function start(dataDir: string, extra: Record<string, string> = {}, port?:
     out += d;
     stderr += d;
   });
-  const ended = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the last lines of its output are read by then.
+  const ended = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const deadline = Date.now() + 60_000;
   while (!/listening/i.test(out) && child.exitCode === null) {
     if (Date.now() > deadline) {
