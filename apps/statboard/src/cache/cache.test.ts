@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChangeBus } from './bus.ts';
 import { Cache } from './cache.ts';
+import { Changes } from './changes.ts';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;
@@ -251,5 +252,15 @@ describe('Cache', () => {
       bus.healthy = false;
       expect(cache.stale('a', 5_000)).toBeUndefined();
     });
+  });
+});
+
+describe('Changes.cache', () => {
+  it('makes no cache for a byte budget of 0 (a setting such as PAGE_CACHE_MB=0), nor where the service must not cache', () => {
+    const sizeOf = (v: string) => v.length;
+    const changes = new Changes(ChangeBus.local(), true);
+    expect(changes.cache<string, string>('kept', 1000, 10, { max: 1024, sizeOf })).toBeInstanceOf(Cache);
+    expect(changes.cache<string, string>('none', 1000, 10, { max: 0, sizeOf })).toBeNull();
+    expect(new Changes(ChangeBus.local(), false).cache<string, string>('tx', 1000, 10)).toBeNull();
   });
 });

@@ -18,8 +18,8 @@ export class Changes {
   ) {}
 
   /**
-   * A cache on this bus, or null where the service must not cache. `name` labels its reads in
-   * `statboard_cache_requests_total{cache}`.
+   * A cache on this bus, or null where the service must not cache or its byte budget is 0 (a setting such as
+   * `PAGE_CACHE_MB=0`: nothing kept). `name` labels its reads in `statboard_cache_requests_total{cache}`.
    */
   cache<K, V>(
     name: string,
@@ -28,7 +28,8 @@ export class Changes {
     budget: ByteBudget<V> | null = null,
     admission: Admission<K> | null = null,
   ): Cache<K, V> | null {
-    return this.caching ? new Cache<K, V>(this.bus, ttlMs, maxEntries, budget, this.meter(name), admission) : null;
+    if (!this.caching || (budget !== null && budget.max <= 0)) return null;
+    return new Cache<K, V>(this.bus, ttlMs, maxEntries, budget, this.meter(name), admission);
   }
 
   /** The hit and miss counters of the cache `name`, or null without metrics or caches. */

@@ -72,13 +72,10 @@ export class PlayerService {
     private readonly stats: StatDefinitionService,
   ) {
     const rows = changes.cache<string, repo.PlayerRow | null>('player', 30_000, 20_000);
-    const values =
-      valueBytes > 0
-        ? changes.cache<string, Buffer>('player_stats', 30_000, 1_000_000, {
-            max: valueBytes,
-            sizeOf: (b) => b.length + 100,
-          })
-        : null;
+    const values = changes.cache<string, Buffer>('player_stats', 30_000, 1_000_000, {
+      max: valueBytes,
+      sizeOf: (b) => b.length + 100,
+    });
     const pages = changes.cache<string, Buffer>('player_list', 30_000, 2_000, {
       max: PAGE_CACHE_BYTES,
       sizeOf: (b) => b.length + 100,

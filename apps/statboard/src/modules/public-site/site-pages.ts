@@ -218,31 +218,28 @@ export class SitePages {
     /** Bytes of rendered pages kept (PAGE_CACHE_MB; 0: none, every page rendered for each request). */
     cacheBytes: number,
   ) {
-    const cache =
-      cacheBytes > 0
-        ? services.changes.cache<string, Ready>(
-            'public_page',
-            PAGE_MAX_AGE_SECONDS * 1000,
-            10_000,
-            {
-              max: cacheBytes,
-              // The gzip copy, made later, is about a quarter of the page.
-              sizeOf: (r) => Math.ceil(r.body.length * 1.25) + 200,
-            },
-            // A page is kept from its second render within a while (the last 131,072 new pages rendered, at
-            // most): a page read once (a random player's, a search) is rendered, sent and dropped, never held by
-            // the cache (see `Cache.get`). Kept, it would push out pages read often and hold its bytes for 30 s,
-            // which the whole process pays in collections (100,000 players read at random, 4 interleaved rounds:
-            // the service's CPU a page 0.39 ms when every page was kept, 0.36 when none read once was).
-            new Doorkeeper(),
-          )
-        : null;
+    const cache = services.changes.cache<string, Ready>(
+      'public_page',
+      PAGE_MAX_AGE_SECONDS * 1000,
+      10_000,
+      {
+        max: cacheBytes,
+        // The gzip copy, made later, is about a quarter of the page.
+        sizeOf: (r) => Math.ceil(r.body.length * 1.25) + 200,
+      },
+      // A page is kept from its second render within a while (the last 131,072 new pages rendered, at most): a
+      // page read once (a random player's, a search) is rendered, sent and dropped, never held by the cache (see
+      // `Cache.get`). Kept, it would push out pages read often and hold its bytes for 30 s, which the whole process
+      // pays in collections (100,000 players read at random, 4 interleaved rounds: the service's CPU a page 0.39 ms
+      // when every page was kept, 0.36 when none read once was).
+      new Doorkeeper(),
+    );
     this.cache = cache;
+    if (cache === null) return;
     // Values follow within the pages' age, and so do statistics new uploads created (each would otherwise render
     // every page of the site again at once, against the uploads: a busy site answered some of those 503); a site's
     // settings, a player hidden, a statistic hidden or renamed and the seasons at once.
     services.changes.onChange((c) => {
-      if (!cache) return;
       if (c === null) cache.clear();
       else if (
         c.topic === 'site' ||
